@@ -1022,7 +1022,11 @@ bool Parser::parse_instruction(LineCursor &c)
       c.skip_ws();
       size_t istart = c.pos();
       std::string_view w = c.peek_word();
-      if (!w.empty() && !file_from_name(w) && c.peek() != '-' && c.peek() != '|') {
+      /* A word followed by '[' is meant as a register, known file or not. */
+      LineCursor after = c;
+      after.advance(w.size());
+      const bool is_register = after.accept('[') || file_from_name(w);
+      if (!w.empty() && !is_register) {
          /* A bare word: the texture target. */
          SourceLoc wloc = loc(c);
          auto t = target_from_name(w);
@@ -1068,12 +1072,10 @@ bool Parser::parse_instruction(LineCursor &c)
             return false;
          inst.dst.push_back(dst);
          nregs++;
+      } else if (nregs >= num_regs) {
+         /* Surplus operands are only counted, for the message below. */
+         nregs++;
       } else {
-         if (nregs >= num_regs) {
-            error(inst.loc, "'" + std::string(info.name) + "' expects " +
-                               std::to_string(num_regs) + " register operands, found more");
-            return false;
-         }
          SrcOperand src;
          if (!make_src(raw, src))
             return false;
