@@ -190,7 +190,10 @@ class InterferenceGraph {
    void set_round_robin(bool on) { round_robin_ = on; }
    /* When greedy select fails, a depth-first search over the select order
     * may still find a colouring; it gives up after this many register
-    * trials.  0 turns it off (plain Mesa behaviour). */
+    * trials.  0 turns it off (plain Mesa behaviour).  The default keeps a
+    * failed allocate() of a big graph within about a millisecond, since
+    * backends call it once per spill round. */
+   static constexpr uint64_t kDefaultSearchBudget = 4096;
    void set_search_budget(uint64_t steps) { search_budget_ = steps; }
 
    /* Colours every node.  True on success; on failure get_node_reg() of the
@@ -234,7 +237,7 @@ class InterferenceGraph {
    std::vector<unsigned> uncoloured_;
    std::vector<unsigned> rr_next_; /* per class, round-robin start position */
    bool round_robin_ = false;
-   uint64_t search_budget_ = 1 << 16;
+   uint64_t search_budget_ = kDefaultSearchBudget;
    AllocStats stats_;
 };
 

@@ -93,7 +93,7 @@ TEST(RaAlloc, CliqueNeedsExactlyK)
    /* Proving that takes 8!-ish register trials: the budgeted search gives up
     * instead of running away. */
    EXPECT_FALSE(ig->stats().search_exhausted);
-   EXPECT_EQ(ig->stats().search_steps, 1u << 16);
+   EXPECT_EQ(ig->stats().search_steps, InterferenceGraph::kDefaultSearchBudget);
    EXPECT_EQ(ig->get_best_spill_node(), 0u);
 }
 
