@@ -1,0 +1,206 @@
+/*
+ * Opcode lookups and small helpers of the r600 bytecode model.  The tables
+ * themselves are generated from isa/r600_isa.py; here we only build the
+ * reverse maps the decoder needs.
+ */
+#include "r600/r600_bytecode.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace sbcc::r600 {
+
+namespace {
+
+bool iequal(std::string_view a, std::string_view b)
+{
+   if (a.size() != b.size())
+      return false;
+   for (size_t i = 0; i < a.size(); i++) {
+      if (std::tolower(static_cast<unsigned char>(a[i])) !=
+          std::tolower(static_cast<unsigned char>(b[i])))
+         return false;
+   }
+   return true;
+}
+
+/* Reverse maps, opcode -> op + 1 (0 = unknown), per chip class.  Built once
+ * from the generated tables so the tables stay the single source. */
+struct ReverseMaps {
+   uint16_t alu_op2[kNumChipClasses][2048] = {};
+   uint16_t alu_op3[kNumChipClasses][32] = {};
+   uint16_t fetch_tex[kNumChipClasses][1024] = {};
+   uint16_t fetch_vtx[kNumChipClasses][1024] = {};
+   uint16_t cf[kNumChipClasses][256] = {};
+   uint16_t cf_alu[kNumChipClasses][16] = {};
+
+   ReverseMaps()
+   {
+      for (unsigned c = 0; c < kNumChipClasses; c++) {
+         for (unsigned i = 0; i < kNumAluOps; i++) {
+            const AluOpInfo &info = kAluOpInfo[i];
+            if (!info.slots[c])
+               continue;
+            int opc = info.opcode[c >> 1];
+            if (info.num_src == 3)
+               alu_op3[c][opc] = i + 1;
+            else
+               alu_op2[c][opc] = i + 1;
+         }
+         for (unsigned i = 0; i < kNumFetchOps; i++) {
+            const FetchOpInfo &info = kFetchOpInfo[i];
+            int opc = info.opcode[c];
+            if (opc < 0)
+               continue;
+            /* A VTX clause holds only vertex fetches; a TEX clause holds both
+             * (Evergreen and later fetch vertices through the texture cache). */
+            if (info.vtx)
+               fetch_vtx[c][opc] = i + 1;
+            fetch_tex[c][opc] = i + 1;
+         }
+         for (unsigned i = 0; i < kNumCfOps; i++) {
+            const CfOpInfo &info = kCfOpInfo[i];
+            int opc = info.opcode[c];
+            if (opc < 0)
+               continue;
+            if (info.enc == CfEncoding::Alu)
+               cf_alu[c][opc] = i + 1;
+            else
+               cf[c][opc] = i + 1;
+         }
+      }
+   }
+};
+
+const ReverseMaps &maps()
+{
+   static const ReverseMaps m;
+   return m;
+}
+
+template <typename Op, size_t N>
+std::optional<Op> lookup(const uint16_t (&table)[N], unsigned opcode)
+{
+   if (opcode >= N || table[opcode] == 0)
+      return std::nullopt;
+   return static_cast<Op>(table[opcode] - 1);
+}
+
+} // namespace
+
+std::optional<ChipClass> chip_class_from_name(std::string_view name)
+{
+   static constexpr std::string_view kClassNames[] = {"r600", "r700", "evergreen", "cayman"};
+   for (unsigned i = 0; i < kNumChipClasses; i++) {
+      if (iequal(name, kClassNames[i]))
+         return static_cast<ChipClass>(i);
+   }
+   for (const FamilyInfo &f : kFamilies) {
+      if (iequal(name, f.name))
+         return f.cls;
+   }
+   return std::nullopt;
+}
+
+std::string_view chip_class_name(ChipClass cls)
+{
+   switch (cls) {
+   case ChipClass::R600: return "r600";
+   case ChipClass::R700: return "r700";
+   case ChipClass::Evergreen: return "evergreen";
+   case ChipClass::Cayman: return "cayman";
+   }
+   return "?";
+}
+
+int alu_opcode(ChipClass cls, AluOp op)
+{
+   const AluOpInfo &info = alu_op_info(op);
+   return info.slots[chip_index(cls)] ? info.opcode[chip_index(cls) >> 1] : -1;
+}
+
+int fetch_opcode(ChipClass cls, FetchOp op) { return fetch_op_info(op).opcode[chip_index(cls)]; }
+int cf_opcode(ChipClass cls, CfOp op) { return cf_op_info(op).opcode[chip_index(cls)]; }
+unsigned alu_slots(ChipClass cls, AluOp op) { return alu_op_info(op).slots[chip_index(cls)]; }
+
+bool alu_is_trans_only(ChipClass cls, AluOp op)
+{
+   return cls != ChipClass::Cayman && alu_slots(cls, op) == kSlotS;
+}
+
+std::optional<AluOp> alu_op_from_opcode(ChipClass cls, bool op3, unsigned opcode)
+{
+   if (op3)
+      return lookup<AluOp>(maps().alu_op3[chip_index(cls)], opcode);
+   return lookup<AluOp>(maps().alu_op2[chip_index(cls)], opcode);
+}
+
+std::optional<FetchOp> fetch_op_from_opcode(ChipClass cls, bool vtx, unsigned opcode)
+{
+   if (vtx)
+      return lookup<FetchOp>(maps().fetch_vtx[chip_index(cls)], opcode);
+   return lookup<FetchOp>(maps().fetch_tex[chip_index(cls)], opcode);
+}
+
+std::optional<CfOp> cf_op_from_opcode(ChipClass cls, bool alu, unsigned opcode)
+{
+   if (alu)
+      return lookup<CfOp>(maps().cf_alu[chip_index(cls)], opcode);
+   return lookup<CfOp>(maps().cf[chip_index(cls)], opcode);
+}
+
+std::optional<AluOp> alu_op_from_name(std::string_view name)
+{
+   for (unsigned i = 0; i < kNumAluOps; i++) {
+      if (kAluOpInfo[i].name == name)
+         return static_cast<AluOp>(i);
+   }
+   return std::nullopt;
+}
+
+std::optional<FetchOp> fetch_op_from_name(std::string_view name)
+{
+   for (unsigned i = 0; i < kNumFetchOps; i++) {
+      if (kFetchOpInfo[i].name == name)
+         return static_cast<FetchOp>(i);
+   }
+   return std::nullopt;
+}
+
+std::optional<CfOp> cf_op_from_name(std::string_view name)
+{
+   for (unsigned i = 0; i < kNumCfOps; i++) {
+      if (kCfOpInfo[i].name == name)
+         return static_cast<CfOp>(i);
+   }
+   return std::nullopt;
+}
+
+unsigned group_literals_needed(const AluGroup &g)
+{
+   unsigned n = 0;
+   for (const AluInstr &in : g.instrs) {
+      unsigned nsrc = alu_op_info(in.op).num_src;
+      for (unsigned s = 0; s < nsrc; s++) {
+         if (in.src[s].is_literal())
+            n = std::max(n, in.src[s].chan + 1u);
+      }
+   }
+   return n;
+}
+
+unsigned alu_clause_dwords(const std::vector<AluGroup> &groups)
+{
+   unsigned n = 0;
+   for (const AluGroup &g : groups) {
+      unsigned lits = std::max<unsigned>(g.literals.size(), group_literals_needed(g));
+      n += 2 * g.instrs.size() + ((lits + 1) & ~1u);
+   }
+   return n;
+}
+
+std::string_view alu_op_name(AluOp op) { return alu_op_info(op).name; }
+std::string_view fetch_op_name(FetchOp op) { return fetch_op_info(op).name; }
+std::string_view cf_op_name(CfOp op) { return cf_op_info(op).name; }
+
+} // namespace sbcc::r600

@@ -1,0 +1,226 @@
+/*
+ * r600-family bytecode model (R600, R700, Evergreen, Cayman).
+ *
+ * One representation shared by the assembler (model -> dwords), the decoder
+ * (dwords -> model), the disassembler, the validating emulator, the TGSI
+ * backend and the sb-style optimizer.  It mirrors the hardware program
+ * layout: a list of CF instructions, some of which own a clause (ALU groups
+ * with literals, or TEX/VTX fetches).  Field values are the hardware ones
+ * (selectors, swizzle codes, kcache modes), so nothing is lost between bytes
+ * and model; addresses are not stored by users, the assembler computes them.
+ *
+ * Owns: src/r600/isa (the ISA description), this model, r600_asm, r600_disasm,
+ * r600_binary.  May use: common.
+ */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "r600_isa_gen.h"
+
+namespace sbcc::r600 {
+
+/* "r600", "r700", "evergreen", "cayman" or a family name ("CYPRESS",
+ * "RV770", ...), case-insensitive. */
+std::optional<ChipClass> chip_class_from_name(std::string_view name);
+std::string_view chip_class_name(ChipClass cls); /* "r600", "r700", ... */
+
+inline unsigned chip_index(ChipClass cls) { return static_cast<unsigned>(cls); }
+inline bool is_eg_or_later(ChipClass cls) { return cls >= ChipClass::Evergreen; }
+/* Cayman has no trans unit: groups have 4 slots. */
+inline unsigned slots_per_group(ChipClass cls) { return cls == ChipClass::Cayman ? 4 : 5; }
+
+/* Opcode numbers of an operation on a chip class; -1 when it does not exist. */
+int alu_opcode(ChipClass cls, AluOp op);
+int fetch_opcode(ChipClass cls, FetchOp op);
+int cf_opcode(ChipClass cls, CfOp op);
+unsigned alu_slots(ChipClass cls, AluOp op); /* AluSlotBits; 0 = absent */
+inline bool alu_is_op3(AluOp op) { return alu_op_info(op).num_src == 3; }
+/* Only in the trans slot (never on Cayman, which has none). */
+bool alu_is_trans_only(ChipClass cls, AluOp op);
+
+/* Reverse lookups used when decoding. */
+std::optional<AluOp> alu_op_from_opcode(ChipClass cls, bool op3, unsigned opcode);
+/* opcode = INST | INST_MOD << 8; vtx selects the VTX clause opcode space. */
+std::optional<FetchOp> fetch_op_from_opcode(ChipClass cls, bool vtx, unsigned opcode);
+/* alu: the opcode came from a CF_ALU_WORD1 (their numbers overlap others). */
+std::optional<CfOp> cf_op_from_opcode(ChipClass cls, bool alu, unsigned opcode);
+
+std::optional<AluOp> alu_op_from_name(std::string_view name);
+std::optional<FetchOp> fetch_op_from_name(std::string_view name);
+std::optional<CfOp> cf_op_from_name(std::string_view name);
+
+enum Slot : uint8_t { kSlotX = 0, kSlotY, kSlotZ, kSlotW, kSlotT };
+
+/* Swizzle / select codes used by fetch dst/src and export selects. */
+enum SelCode : uint8_t { kSelX = 0, kSelY, kSelZ, kSelW, kSel0, kSel1, kSelMask = 7 };
+
+struct AluSrc {
+   uint16_t sel = 0; /* 9-bit selector: GPR, kcache, inline constant, PV/PS, ... */
+   uint8_t chan = 0; /* for LITERAL: index into the group's literals */
+   bool neg = false;
+   bool abs = false; /* only src0/src1 of OP2 instructions */
+   bool rel = false;
+
+   bool is_literal() const { return sel == kSrc_LITERAL; }
+};
+
+struct AluDst {
+   uint8_t gpr = 0;
+   uint8_t chan = 0;
+   bool write = true; /* OP2 WRITE_MASK; OP3 always writes */
+   bool rel = false;
+   bool clamp = false;
+   uint8_t omod = 0; /* OP2 only: 0 none, 1 *2, 2 *4, 3 /2 */
+};
+
+struct AluInstr {
+   AluOp op = AluOp::ALU_NOP;
+   uint8_t slot = kSlotX; /* Slot; the assembler emits slots in x y z w t order */
+   std::array<AluSrc, 3> src{};
+   AluDst dst{};
+   uint8_t bank_swizzle = 0;
+   uint8_t pred_sel = 0;   /* 0 off, 2 pred==0, 3 pred==1 (hardware codes) */
+   uint8_t index_mode = 0; /* relative addressing source: AR.x/y/z/w, loop index, ... */
+   bool update_exec_mask = false;
+   bool update_pred = false;
+   bool fog_merge = false; /* R600 only */
+};
+
+struct AluGroup {
+   std::vector<AluInstr> instrs; /* in slot order */
+   /* Literal constants referenced as LITERAL.chan; at most 4.  An odd count is
+    * padded with literal_pad (Mesa leaves stale data there; kept for
+    * bit-identical round trips). */
+   std::vector<uint32_t> literals;
+   uint32_t literal_pad = 0;
+};
+
+/* Constant cache lock of an ALU clause. */
+struct KCacheLock {
+   uint8_t bank = 0;       /* constant buffer */
+   uint8_t mode = 0;       /* 0 none, 1 lock 16 constants, 2 lock 32, 3 loop-index relative */
+   uint8_t addr = 0;       /* first constant / 16 */
+   uint8_t index_mode = 0; /* EG ALU_EXT: 0 none, 1 CF_INDEX_0, 2 CF_INDEX_1 */
+};
+
+struct TexInstr {
+   FetchOp op = FetchOp::SAMPLE;
+   uint8_t resource_id = 0;
+   uint8_t sampler_id = 0;
+   uint8_t src_gpr = 0;
+   bool src_rel = false;
+   std::array<uint8_t, 4> src_sel{0, 1, 2, 3};
+   uint8_t dst_gpr = 0;
+   bool dst_rel = false;
+   std::array<uint8_t, 4> dst_sel{0, 1, 2, 3};
+   uint8_t lod_bias = 0; /* 7-bit hardware field */
+   std::array<bool, 4> coord_type{true, true, true, true}; /* normalized */
+   std::array<int8_t, 3> offset{0, 0, 0};                  /* signed 5-bit */
+   bool fetch_whole_quad = false;
+   bool alt_const = false;
+   bool bc_frac_mode = false;       /* R600/R700 */
+   uint8_t resource_index_mode = 0; /* EG */
+   uint8_t sampler_index_mode = 0;  /* EG */
+};
+
+struct VtxInstr {
+   FetchOp op = FetchOp::VFETCH;
+   uint8_t buffer_id = 0;
+   uint8_t fetch_type = 0; /* 0 vertex data, 1 instance data, 2 no index offset */
+   uint8_t src_gpr = 0;
+   bool src_rel = false;
+   uint8_t src_sel_x = 0;
+   uint8_t mega_fetch_count = 0;
+   uint8_t dst_gpr = 0; /* VFETCH; SEMFETCH writes semantic_id instead */
+   bool dst_rel = false;
+   uint8_t semantic_id = 0;
+   std::array<uint8_t, 4> dst_sel{0, 1, 2, 3};
+   bool use_const_fields = false;
+   uint8_t data_format = 0;
+   uint8_t num_format_all = 0;
+   bool format_comp_all = false;
+   bool srf_mode_all = false;
+   uint16_t offset = 0;
+   uint8_t endian_swap = 0;
+   bool const_buf_no_stride = false;
+   bool mega_fetch = false;
+   bool alt_const = false;
+   bool fetch_whole_quad = false;
+   uint8_t buffer_index_mode = 0; /* EG */
+};
+
+using FetchInstr = std::variant<TexInstr, VtxInstr>;
+
+/* CF_ALLOC_EXPORT fields (EXPORT*, MEM_*). */
+struct ExportInfo {
+   uint8_t type = 0; /* EXPORT: 0 pixel, 1 pos, 2 param; MEM: write/write_ind/... */
+   uint16_t array_base = 0;
+   uint8_t gpr = 0;
+   bool rw_rel = false;
+   uint8_t index_gpr = 0;
+   uint8_t elem_size = 0;
+   uint8_t burst_count = 1; /* number of consecutive GPRs, 1..16 */
+   std::array<uint8_t, 4> swizzle{0, 1, 2, 3}; /* EXPORT (SWIZ) */
+   uint16_t array_size = 0;                     /* MEM (BUF) */
+   uint8_t comp_mask = 0xf;                     /* MEM (BUF) */
+};
+
+struct CfInstr {
+   CfOp op = CfOp::NOP;
+   /* CF_TARGET ops: index into Program::cf of the target (may be cf.size()). */
+   uint32_t target = 0;
+   /* Other non-clause CF ops (NOP, CALL_FS, ...): the raw ADDR field. */
+   uint32_t addr = 0;
+   uint8_t pop_count = 0;
+   uint8_t cf_const = 0;
+   uint8_t cond = 0;
+   uint8_t count = 0;      /* non-clause ops only (e.g. EMIT stream); clauses derive it */
+   uint8_t call_count = 0; /* R600/R700 */
+   uint8_t jumptable_sel = 0; /* EG */
+   bool barrier = true;
+   bool valid_pixel_mode = false;
+   bool whole_quad_mode = false;
+   bool end_of_program = false;
+   bool mark = false;      /* EG exports */
+   bool alt_const = false; /* ALU clauses */
+
+   /* ALU clauses */
+   bool alu_ext = false; /* preceded by an ALU_EXT word pair (EG/CM) */
+   std::array<KCacheLock, 4> kcache{};
+   std::vector<AluGroup> groups;
+
+   /* TEX / VTX clauses */
+   std::vector<FetchInstr> fetches;
+
+   /* EXPORT / MEM */
+   ExportInfo exp;
+
+   /* Dword addresses filled in by the decoder (and by assemble_layout). */
+   uint32_t cf_addr = 0;     /* of the first word (the ALU_EXT pair if any) */
+   uint32_t clause_addr = 0; /* of the clause body */
+};
+
+struct Program {
+   ChipClass chip = ChipClass::Evergreen;
+   std::vector<CfInstr> cf;
+};
+
+/* Number of CF slots (word pairs) an instruction takes. */
+inline unsigned cf_slots(const CfInstr &cf) { return cf.alu_ext ? 2 : 1; }
+/* Literal count a group needs: 1 + the highest LITERAL chan used (0 = none). */
+unsigned group_literals_needed(const AluGroup &g);
+/* Dwords of an ALU clause body (instructions and padded literals). */
+unsigned alu_clause_dwords(const std::vector<AluGroup> &groups);
+
+std::string_view alu_op_name(AluOp op);
+std::string_view fetch_op_name(FetchOp op);
+std::string_view cf_op_name(CfOp op);
+
+} // namespace sbcc::r600
