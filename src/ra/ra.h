@@ -157,11 +157,15 @@ struct AllocStats {
 
 class InterferenceGraph {
  public:
+   /* Far above any shader; keeps a corrupt count from exhausting memory. */
+   static constexpr unsigned kMaxNodes = 1u << 22;
+
    /* The graph refers to regs, which must outlive it and be finalized
     * before allocate().  All nodes start in class 0. */
    InterferenceGraph(const RegSet &regs, unsigned num_nodes);
 
    unsigned num_nodes() const { return unsigned(nodes_.size()); }
+   /* Returns the new node's index (kNoNode past kMaxNodes). */
    unsigned add_node(unsigned cls);
    bool set_node_class(unsigned n, unsigned cls);
    unsigned node_class(unsigned n) const { return nodes_[n].cls; }

@@ -11,9 +11,15 @@
 
 namespace sbcc::ra {
 
-InterferenceGraph::InterferenceGraph(const RegSet &regs, unsigned num_nodes)
-   : regs_(regs), nodes_(num_nodes), adj_(num_nodes)
+InterferenceGraph::InterferenceGraph(const RegSet &regs, unsigned num_nodes) : regs_(regs)
 {
+   if (num_nodes > kMaxNodes) {
+      error("interference graph of " + std::to_string(num_nodes) +
+            " nodes exceeds the limit of " + std::to_string(kMaxNodes));
+      num_nodes = 0;
+   }
+   nodes_.resize(num_nodes);
+   adj_.resize(num_nodes);
 }
 
 void
@@ -36,6 +42,10 @@ InterferenceGraph::check_node(unsigned n, const char *what) const
 unsigned
 InterferenceGraph::add_node(unsigned cls)
 {
+   if (nodes_.size() >= kMaxNodes) {
+      error("add_node: more than " + std::to_string(kMaxNodes) + " nodes");
+      return kNoNode;
+   }
    nodes_.emplace_back();
    adj_.emplace_back();
    unsigned n = unsigned(nodes_.size() - 1);
@@ -465,7 +475,9 @@ InterferenceGraph::allocate()
    simplify(stack);
    if (select(stack))
       return true;
-   return search_budget_ > 0 && search(stack);
+   /* Every node costs at least one trial, so a budget below the node count
+    * cannot succeed: skip the search instead of burning it. */
+   return search_budget_ >= stack.size() && search(stack);
 }
 
 unsigned

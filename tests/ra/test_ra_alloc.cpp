@@ -95,6 +95,12 @@ TEST(RaAlloc, CliqueNeedsExactlyK)
    EXPECT_FALSE(ig->stats().search_exhausted);
    EXPECT_EQ(ig->stats().search_steps, InterferenceGraph::kDefaultSearchBudget);
    EXPECT_EQ(ig->get_best_spill_node(), 0u);
+   /* A budget below the node count cannot succeed and is not spent. */
+   auto small = make_graph(*t.regs, g9);
+   small->set_search_budget(8);
+   EXPECT_FALSE(small->allocate());
+   EXPECT_EQ(small->stats().search_steps, 0u);
+   EXPECT_EQ(small->uncoloured_nodes().size(), 1u);
 }
 
 TEST(RaAlloc, LongChainWithTwoColours)
@@ -439,6 +445,13 @@ TEST(RaAlloc, MisuseIsReportedNotFatal)
              "ra: error: build_from_live_intervals: node 7 out of range (3 nodes)\n"
              "ra: error: allocate: interfering nodes 0 and 1 are precoloured with "
              "conflicting registers r2 and r2\n");
+   d.clear();
+   InterferenceGraph huge(rs, InterferenceGraph::kMaxNodes + 1);
+   EXPECT_EQ(huge.num_nodes(), 0u);
+   EXPECT_TRUE(huge.allocate());
+   EXPECT_EQ(d.str(), "ra: error: interference graph of 4194305 nodes exceeds the limit of "
+                      "4194304\n");
+
    /* Undoing the precolour makes the graph allocatable again. */
    ig.set_node_reg(1, kNoReg);
    EXPECT_TRUE(ig.allocate());
