@@ -412,6 +412,32 @@ TEST(RaAlloc, EdgeOrderDoesNotMatter)
    EXPECT_EQ(regs_of(*a), first);
 }
 
+TEST(RaAlloc, IntervalBuilderExample)
+{
+   Target t = make_flat(2);
+   /* Touching ranges ([0,4) and [4,8)) do not interfere; node 3 has a hole;
+    * node 4's range is empty. */
+   Interval ivs[] = {{0, 0, 4}, {1, 4, 8}, {2, 2, 6}, {3, 10, 12}, {3, 1, 2}, {4, 5, 5}};
+   InterferenceGraph ig(*t.regs, 5);
+   ASSERT_TRUE(ig.build_from_live_intervals(ivs));
+   auto nbrs = [&](unsigned n) {
+      std::span<const unsigned> s = ig.neighbours(n);
+      return std::vector<unsigned>(s.begin(), s.end());
+   };
+   EXPECT_EQ(nbrs(0), (std::vector<unsigned>{2, 3}));
+   EXPECT_EQ(nbrs(1), (std::vector<unsigned>{2}));
+   EXPECT_EQ(nbrs(2), (std::vector<unsigned>{0, 1}));
+   EXPECT_EQ(nbrs(3), (std::vector<unsigned>{0}));
+   EXPECT_TRUE(nbrs(4).empty());
+   EXPECT_EQ(ig.num_edges(), 3u);
+   EXPECT_TRUE(ig.test_interference(3, 0));
+   EXPECT_FALSE(ig.test_interference(0, 1));
+   ASSERT_TRUE(ig.allocate());
+   EXPECT_NE(ig.get_node_reg(0), ig.get_node_reg(2));
+   EXPECT_NE(ig.get_node_reg(1), ig.get_node_reg(2));
+   EXPECT_NE(ig.get_node_reg(0), ig.get_node_reg(3));
+}
+
 TEST(RaAlloc, MisuseIsReportedNotFatal)
 {
    sbcc::Diagnostics d;

@@ -161,6 +161,46 @@ TEST(RaRandom, RandomGraphsOnTargetsAreValid)
    EXPECT_GE(guaranteed, 30u);
 }
 
+TEST(RaRandom, IntervalGraphsOnTargetsAreValid)
+{
+   /* Shader-like graphs: build from live ranges, validate against the
+    * overlaps the test computes itself. */
+   Target targets[] = {make_vc4(), make_r300(8)};
+   unsigned successes = 0, failures = 0;
+   for (uint64_t seed = 1; seed <= 40; seed++) {
+      Rng rng(seed * 31337);
+      const Target &t = targets[seed % 2];
+      unsigned n = 50 + rng(400);
+      unsigned max_len = 8 + rng(120);
+      std::vector<Interval> ivs;
+      GraphSpec g;
+      for (unsigned node = 0; node < n; node++) {
+         uint32_t start = 2 * node + rng(4);
+         ivs.push_back({node, start, start + 1 + rng(max_len)});
+         g.cls.push_back(rng(unsigned(t.model.classes.size())));
+         g.precolour.push_back(kNoReg);
+         g.cost.push_back(float(1 + rng(9)));
+      }
+      for (unsigned a = 0; a < n; a++)
+         for (unsigned b = a + 1; b < n; b++)
+            if (ivs[a].start < ivs[b].end && ivs[b].start < ivs[a].end)
+               g.edges.emplace_back(a, b);
+
+      auto ig = make_graph(*t.regs, GraphSpec{g.cls, {}, g.precolour, g.cost});
+      ASSERT_TRUE(ig->build_from_live_intervals(ivs));
+      ASSERT_EQ(ig->num_edges(), g.edges.size()) << "seed " << seed;
+      if (ig->allocate()) {
+         successes++;
+         ASSERT_EQ(validate(t.model, g, regs_of(*ig)), "") << "seed " << seed;
+      } else {
+         failures++;
+         check_failure(*ig, g);
+      }
+   }
+   EXPECT_GE(successes, 10u);
+   EXPECT_GE(failures, 5u);
+}
+
 TEST(RaRandom, TinyIrregularTargetsMatchBruteForce)
 {
    unsigned colourable = 0, uncolourable = 0, heuristic_misses = 0;
