@@ -135,6 +135,7 @@ class Pipeline:
         self.texcoords = texcoords or {}
         self.clear = clear
         self.fs_hook = fs_hook
+        self.noise = None
 
     def _cbits(self):
         return {i: [fbits(f32(float(c))) for c in v] for i, v in self.consts.items()}
@@ -161,7 +162,9 @@ class Pipeline:
                1: [fbits(f32(c)) for c in self.color]}
         for n, tc in self.texcoords.items():
             vin[2 + n] = [fbits(f32(c)) for c in tc]
-        vout = Machine(self.vs.program(), vin, self._cbits(), self.vs.imm_bits()).run()
+        vm = Machine(self.vs.program(), vin, self._cbits(), self.vs.imm_bits())
+        vm.noise = self.noise
+        vout = vm.run()
         by_sem = {}
         for idx, sem in decl_semantics(self.vs, 'OUT').items():
             by_sem[sem] = vout.get(idx, [0, 0, 0, 0])
@@ -173,7 +176,9 @@ class Pipeline:
                 fin[idx] = [fbits(1.0), 0, 0, fbits(1.0)]
             else:
                 fin[idx] = by_sem[sem]
-        return Machine(self.fs.program(), fin, self._cbits(), self.fs.imm_bits())
+        fm = Machine(self.fs.program(), fin, self._cbits(), self.fs.imm_bits())
+        fm.noise = self.noise
+        return fm
 
 
 def fmt_val(v):

@@ -78,6 +78,24 @@ class Dst:
         self.mask = [SWZ[c] for c in (m.group(7) or 'xyzw')]
 
 
+_SRC_CACHE = {}
+_DST_CACHE = {}
+
+
+def parse_src(text):
+    o = _SRC_CACHE.get(text)
+    if o is None:
+        o = _SRC_CACHE[text] = Src(text)
+    return o
+
+
+def parse_dst(text):
+    o = _DST_CACHE.get(text)
+    if o is None:
+        o = _DST_CACHE[text] = Dst(text)
+    return o
+
+
 class Killed(Exception):
     pass
 
@@ -347,6 +365,9 @@ class Machine:
         self.pc = 0
         self.iters = 0
         self.quad = None
+        # Optional perturbation of every float result, used to check that a
+        # generated long shader is insensitive to rounding differences.
+        self.noise = None
         self.regs = {'IN': {i: list(v) for i, v in inputs.items()},
                      'CONST': {i: list(v) for i, v in (consts or {}).items()},
                      'IMM': {i: list(v) for i, v in (imms or {}).items()},
@@ -364,7 +385,7 @@ class Machine:
         return idx
 
     def fetch(self, text, t):
-        o = Src(text)
+        o = parse_src(text)
         r = self.reg(o.file, self._index(o))
         out = []
         for c in o.swz:
@@ -384,7 +405,7 @@ class Machine:
         return out
 
     def store(self, text, vals, t, sat):
-        o = Dst(text)
+        o = parse_dst(text)
         r = self.reg(o.file, self._index(o))
         for c in o.mask:
             v = vals[c]
@@ -393,6 +414,8 @@ class Machine:
             if t == 'x':
                 r[c] = v & MASK
             else:
+                if t == 'f' and self.noise:
+                    v = self.noise(v)
                 r[c] = _enc(v, t)
 
     def run(self):
