@@ -38,7 +38,12 @@ inline std::string shader_diff(const Shader &a, const Shader &b)
       const PropertyDecl &x = a.properties[i], &y = b.properties[i];
       if (x.property != y.property || x.value != y.value)
          return "property " + std::to_string(i);
-      if (x.property == Property::Other && (x.name != y.name || x.value_text != y.value_text))
+      /* An Other property built in code may leave value_text empty; it
+       * prints (and so re-parses) as its number. */
+      auto text = [](const PropertyDecl &p) {
+         return p.value_text.empty() ? std::to_string(p.value) : p.value_text;
+      };
+      if (x.property == Property::Other && (x.name != y.name || text(x) != text(y)))
          return "property " + std::to_string(i) + " text";
    }
    if (a.declarations.size() != b.declarations.size())
