@@ -1,0 +1,51 @@
+/*
+ * The lone-shader verifier behind `sbcc verify`: runs one TGSI shader on a
+ * seeded batch of random inputs, constants and textures through the
+ * reference and through a target, and compares every written output channel.
+ *
+ * Inputs and constants read by integer-typed instructions get integers,
+ * float-typed reads get floats in [-4, 4] mixed with 0, 1, -1, 0.5 and 2;
+ * registers with mixed or unknown use get either.  Fragment shaders run in
+ * whole 2x2 quads.  Each SVIEW (or SAMP used without one) gets a procedural
+ * texture of the matching kind (a depth texture for shadow targets) with
+ * linear filtering and mipmaps.
+ *
+ * Output channels are compared exactly (bitwise) when their value comes from
+ * integer-typed instructions (found by a simple dataflow over the shader),
+ * otherwise with the float tolerance; NaN matches NaN.  Lanes killed on both
+ * sides are not compared; a kill mismatch is a difference.
+ *
+ * May use: common, tgsi, texture, interp, runner.
+ */
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/exec.h"
+#include "tgsi/tgsi_ir.h"
+
+namespace sbcc::runner {
+
+struct VerifyOptions {
+   uint64_t seed = 1;
+   unsigned invocations = 64; /* rounded up to whole quads for fragment shaders */
+   RunLimits limits;
+};
+
+enum class VerifyStatus : uint8_t { Pass, Fail, Budget, Error };
+
+struct VerifyResult {
+   VerifyStatus status = VerifyStatus::Pass;
+   /* The first difference (lane, register, both values, the lane's inputs),
+    * or why the run hit the budget or failed. */
+   std::string message;
+};
+
+/* The float tolerance used for non-integer outputs. */
+bool float_outputs_match(const tgsi::Shader &shader, uint32_t ref, uint32_t got);
+
+VerifyResult verify_shader(const tgsi::Shader &shader, const Executable &reference,
+                           const Executable &target, const VerifyOptions &options);
+
+} // namespace sbcc::runner
