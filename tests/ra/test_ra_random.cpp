@@ -201,6 +201,68 @@ TEST(RaRandom, IntervalGraphsOnTargetsAreValid)
    EXPECT_GE(failures, 5u);
 }
 
+TEST(RaRandom, SpillLoopConverges)
+{
+   /* The backend loop: allocate, spill the suggested value (here: drop its
+    * live range, as if it lived in memory), rebuild, retry. */
+   Target t = make_vc4();
+   for (uint64_t seed = 1; seed <= 6; seed++) {
+      Rng rng(seed * 65537);
+      const unsigned n = 400;
+      std::vector<Interval> ivs;
+      std::vector<unsigned> cls;
+      std::vector<float> cost;
+      for (unsigned node = 0; node < n; node++) {
+         uint32_t start = 2 * node + rng(4);
+         ivs.push_back({node, start, start + 1 + rng(300)});
+         cls.push_back(rng(4) == 0 ? unsigned(kVc4AOnly) : unsigned(kVc4Any));
+         cost.push_back(float(1 + rng(20)));
+      }
+      std::vector<bool> spilled(n, false);
+      unsigned rounds = 0;
+      for (;;) {
+         InterferenceGraph ig(*t.regs, n);
+         std::vector<Interval> live;
+         for (unsigned node = 0; node < n; node++) {
+            ig.set_node_class(node, cls[node]);
+            ig.set_spill_cost(node, spilled[node] ? 0.0f : cost[node]);
+            if (!spilled[node])
+               live.push_back(ivs[node]);
+         }
+         ig.build_from_live_intervals(live);
+         if (ig.allocate()) {
+            GraphSpec g;
+            g.cls = cls;
+            g.precolour.assign(n, kNoReg);
+            for (unsigned a = 0; a < n; a++)
+               for (unsigned b = a + 1; b < n; b++)
+                  if (!spilled[a] && !spilled[b] && ivs[a].start < ivs[b].end &&
+                      ivs[b].start < ivs[a].end)
+                     g.edges.emplace_back(a, b);
+            ASSERT_EQ(validate(t.model, g, regs_of(ig)), "") << "seed " << seed;
+            break;
+         }
+         unsigned victim = ig.get_best_spill_node();
+         ASSERT_LT(victim, n) << "seed " << seed;
+         ASSERT_FALSE(spilled[victim]) << "seed " << seed;
+         spilled[victim] = true;
+         ASSERT_LT(++rounds, n) << "seed " << seed;
+      }
+      /* At the busiest point at least max_live - 68 values cannot be in
+       * registers; the heuristic should not be wildly above that. */
+      unsigned max_live = 0;
+      for (uint32_t p = 0; p < 2 * n + 304; p++) {
+         unsigned live = 0;
+         for (const Interval &iv : ivs)
+            live += iv.start <= p && p < iv.end;
+         max_live = std::max(max_live, live);
+      }
+      ASSERT_GT(max_live, 68u) << "seed " << seed;
+      EXPECT_GE(rounds, max_live - 68) << "seed " << seed;
+      EXPECT_LT(rounds, n / 3) << "seed " << seed;
+   }
+}
+
 TEST(RaRandom, TinyIrregularTargetsMatchBruteForce)
 {
    unsigned colourable = 0, uncolourable = 0, heuristic_misses = 0;
