@@ -128,6 +128,10 @@ void Encoder::encode_cf(unsigned i, const CfInstr &cf)
       uint32_t addr = cf.addr;
       uint32_t count = cf.count;
       if (info.flags & CF_CLAUSE) {
+         if (cf.op == CfOp::GDS) {
+            error("GDS clauses are not supported yet");
+            return;
+         }
          if (cf.fetches.empty()) {
             error("empty fetch clause");
             return;

@@ -46,7 +46,8 @@ std::optional<std::vector<uint32_t>> read_bin_hex(std::string_view text, Diagnos
          diag.error(file, {line, static_cast<uint32_t>(i + 1)}, "empty line, expected a hex dword");
          return std::nullopt;
       }
-      if (i + 1 < l.size() && l[i] == '0' && (l[i + 1] == 'x' || l[i + 1] == 'X'))
+      bool prefixed = i + 1 < l.size() && l[i] == '0' && (l[i + 1] == 'x' || l[i + 1] == 'X');
+      if (prefixed)
          i += 2;
       size_t start = i;
       uint64_t v = 0;
@@ -60,8 +61,11 @@ std::optional<std::vector<uint32_t>> read_bin_hex(std::string_view text, Diagnos
          }
       }
       if (i == start) {
-         diag.error(file, {line, static_cast<uint32_t>(i + 1)},
-                    "expected a hex dword, found '" + std::string(1, l[i]) + "'");
+         if (i == l.size() || is_blank(l[i]))
+            diag.error(file, {line, static_cast<uint32_t>(i + 1)}, "expected hex digits after 0x");
+         else
+            diag.error(file, {line, static_cast<uint32_t>(i + 1)},
+                       "expected a hex dword, found '" + std::string(1, l[i]) + "'");
          return std::nullopt;
       }
       while (i < l.size() && is_blank(l[i]))

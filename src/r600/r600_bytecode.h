@@ -69,6 +69,8 @@ struct AluSrc {
    bool rel = false;
 
    bool is_literal() const { return sel == kSrc_LITERAL; }
+
+   bool operator==(const AluSrc &) const = default;
 };
 
 struct AluDst {
@@ -78,6 +80,8 @@ struct AluDst {
    bool rel = false;
    bool clamp = false;
    uint8_t omod = 0; /* OP2 only: 0 none, 1 *2, 2 *4, 3 /2 */
+
+   bool operator==(const AluDst &) const = default;
 };
 
 struct AluInstr {
@@ -91,6 +95,8 @@ struct AluInstr {
    bool update_exec_mask = false;
    bool update_pred = false;
    bool fog_merge = false; /* R600 only */
+
+   bool operator==(const AluInstr &) const = default;
 };
 
 struct AluGroup {
@@ -100,6 +106,8 @@ struct AluGroup {
     * bit-identical round trips). */
    std::vector<uint32_t> literals;
    uint32_t literal_pad = 0;
+
+   bool operator==(const AluGroup &) const = default;
 };
 
 /* Constant cache lock of an ALU clause. */
@@ -108,6 +116,8 @@ struct KCacheLock {
    uint8_t mode = 0;       /* 0 none, 1 lock 16 constants, 2 lock 32, 3 loop-index relative */
    uint8_t addr = 0;       /* first constant / 16 */
    uint8_t index_mode = 0; /* EG ALU_EXT: 0 none, 1 CF_INDEX_0, 2 CF_INDEX_1 */
+
+   bool operator==(const KCacheLock &) const = default;
 };
 
 struct TexInstr {
@@ -128,6 +138,8 @@ struct TexInstr {
    bool bc_frac_mode = false;       /* R600/R700 */
    uint8_t resource_index_mode = 0; /* EG */
    uint8_t sampler_index_mode = 0;  /* EG */
+
+   bool operator==(const TexInstr &) const = default;
 };
 
 struct VtxInstr {
@@ -154,6 +166,8 @@ struct VtxInstr {
    bool alt_const = false;
    bool fetch_whole_quad = false;
    uint8_t buffer_index_mode = 0; /* EG */
+
+   bool operator==(const VtxInstr &) const = default;
 };
 
 using FetchInstr = std::variant<TexInstr, VtxInstr>;
@@ -170,6 +184,8 @@ struct ExportInfo {
    std::array<uint8_t, 4> swizzle{0, 1, 2, 3}; /* EXPORT (SWIZ) */
    uint16_t array_size = 0;                     /* MEM (BUF) */
    uint8_t comp_mask = 0xf;                     /* MEM (BUF) */
+
+   bool operator==(const ExportInfo &) const = default;
 };
 
 struct CfInstr {
@@ -205,11 +221,15 @@ struct CfInstr {
    /* Dword addresses filled in by the decoder (and by assemble_layout). */
    uint32_t cf_addr = 0;     /* of the first word (the ALU_EXT pair if any) */
    uint32_t clause_addr = 0; /* of the clause body */
+
+   bool operator==(const CfInstr &) const = default;
 };
 
 struct Program {
    ChipClass chip = ChipClass::Evergreen;
    std::vector<CfInstr> cf;
+
+   bool operator==(const Program &) const = default;
 };
 
 /* Number of CF slots (word pairs) an instruction takes. */

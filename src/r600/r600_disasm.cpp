@@ -512,6 +512,10 @@ std::optional<Program> Decoder::run()
                          " is not aligned to 4 dwords");
             return std::nullopt;
          }
+         if (cf.op == CfOp::GDS) {
+            error(at, "GDS clauses are not supported yet");
+            return std::nullopt;
+         }
          cf.clause_addr = start;
          bool ok = fetch ? decode_fetch_clause(cf, start, p.count)
                          : decode_alu_clause(cf, start, len);
