@@ -1,0 +1,251 @@
+/*
+ * Temporary merging over the live ranges of tgsi_lifetimes.cpp.
+ *
+ * Ranges are compared in slots (read slot 2i, write slot 2i+1), so a
+ * temporary last read by instruction i can hand its register to one first
+ * written by instruction i; a range starting at -1 (live on entry) can share
+ * with nothing that ends before it, which keeps undefined reads reading the
+ * register's initial contents.
+ */
+#include "tgsi/tgsi_merge_temps.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <utility>
+
+#include "tgsi/tgsi_lifetimes.h"
+
+namespace sbcc::tgsi {
+
+namespace {
+
+struct Renumbering {
+   std::vector<int> map;          /* old TEMP index -> new, -1 = unreferenced */
+   std::vector<int> array_delta;  /* by declaration index: new first - old first */
+   int plain_regs = 0;            /* merged temporaries occupy 0..plain_regs-1 */
+   int total = 0;
+};
+
+/* Greedy colouring of intervals taken in order of their start: a register
+ * becomes free once the interval holding it ended before the new start.
+ * Reusing the lowest free register keeps the numbering dense and stable. */
+int colour_intervals(const TempLifetimes &lt, std::vector<int> &map)
+{
+   std::vector<int> order;
+   order.reserve(lt.temps.size());
+   for (size_t t = 0; t < lt.temps.size(); t++)
+      if (lt.array_of[t] < 0 && lt.slot_begin[t] <= lt.slot_end[t])
+         order.push_back(static_cast<int>(t));
+   std::sort(order.begin(), order.end(), [&](int a, int b) {
+      if (lt.slot_begin[a] != lt.slot_begin[b])
+         return lt.slot_begin[a] < lt.slot_begin[b];
+      return a < b;
+   });
+
+   using Active = std::pair<int, int>; /* (slot_end, register) */
+   std::priority_queue<Active, std::vector<Active>, std::greater<Active>> active;
+   std::priority_queue<int, std::vector<int>, std::greater<int>> free_regs;
+   int next = 0;
+   for (int t : order) {
+      while (!active.empty() && active.top().first < lt.slot_begin[t]) {
+         free_regs.push(active.top().second);
+         active.pop();
+      }
+      int reg;
+      if (free_regs.empty()) {
+         reg = next++;
+      } else {
+         reg = free_regs.top();
+         free_regs.pop();
+      }
+      map[t] = reg;
+      active.emplace(lt.slot_end[t], reg);
+   }
+   return next;
+}
+
+template <typename Fn> void for_each_temp_ref(Shader &shader, Fn &&fn)
+{
+   auto index_ref = [&](RegIndex &idx) {
+      if (idx.indirect && idx.indirect->file == File::Temporary)
+         fn(idx.indirect->index, false, uint16_t(0));
+   };
+   for (Instruction &inst : shader.instructions) {
+      for (SrcOperand &s : inst.src) {
+         index_ref(s.index);
+         if (s.dimension)
+            index_ref(*s.dimension);
+         if (s.file == File::Temporary)
+            fn(s.index.value, s.index.indirect.has_value(), s.array_id);
+      }
+      for (DstOperand &d : inst.dst) {
+         index_ref(d.index);
+         if (d.dimension)
+            index_ref(*d.dimension);
+         if (d.file == File::Temporary)
+            fn(d.index.value, d.index.indirect.has_value(), d.array_id);
+      }
+      for (TexOffset &o : inst.tex_offsets)
+         if (o.file == File::Temporary)
+            fn(o.index, false, uint16_t(0));
+   }
+}
+
+/* ARRAY declarations must not overlap each other for their blocks to be
+ * moved independently. */
+bool arrays_disjoint(const Shader &shader)
+{
+   std::vector<std::pair<int32_t, int32_t>> ranges;
+   for (const Declaration &d : shader.declarations)
+      if (d.file == File::Temporary && d.array_id != 0)
+         ranges.emplace_back(d.first, d.last);
+   std::sort(ranges.begin(), ranges.end());
+   for (size_t k = 1; k < ranges.size(); k++)
+      if (ranges[k].first <= ranges[k - 1].second)
+         return false;
+   return true;
+}
+
+Renumbering plan(const Shader &shader, const TempLifetimes &lt)
+{
+   Renumbering r;
+   r.map.assign(lt.temps.size(), -1);
+   r.plain_regs = colour_intervals(lt, r.map);
+
+   r.total = r.plain_regs;
+   r.array_delta.assign(shader.declarations.size(), 0);
+   for (size_t k = 0; k < shader.declarations.size(); k++) {
+      const Declaration &d = shader.declarations[k];
+      if (d.file != File::Temporary || d.array_id == 0)
+         continue;
+      r.array_delta[k] = r.total - d.first;
+      r.total += d.last - d.first + 1;
+   }
+   for (size_t t = 0; t < lt.temps.size(); t++)
+      if (lt.array_of[t] >= 0)
+         r.map[t] = static_cast<int>(t) + r.array_delta[lt.array_of[t]];
+   return r;
+}
+
+} // namespace
+
+bool merge_temps(Shader &shader, Diagnostics *diags, MergeStats *stats)
+{
+   Diagnostics local;
+   std::optional<TempLifetimes> lt = compute_temp_lifetimes(shader, diags ? *diags : local);
+   if (!lt)
+      return false;
+
+   MergeStats st;
+   st.temps_before = static_cast<int>(lt->temps.size());
+   st.temps_after = st.temps_before;
+   if (lt->unknown_indirect || !arrays_disjoint(shader)) {
+      st.skipped = lt->unknown_indirect ? "indirect" : "overlapping arrays";
+      if (stats)
+         *stats = st;
+      return true;
+   }
+
+   Renumbering r = plan(shader, *lt);
+
+   /* Referenced temporaries without a range (empty masks) get one shared
+    * register after the merged ones: they neither define nor use a value. */
+   bool need_dummy = false;
+   for_each_temp_ref(shader, [&](int32_t index, bool indirect, uint16_t) {
+      if (!indirect && index >= 0 && static_cast<size_t>(index) < r.map.size() &&
+          r.map[index] < 0)
+         need_dummy = true;
+   });
+   if (need_dummy) {
+      for (size_t t = 0; t < r.map.size(); t++)
+         if (r.map[t] >= r.plain_regs)
+            r.map[t]++;
+      for (int &delta : r.array_delta)
+         delta++;
+      const int dummy = r.plain_regs++;
+      r.total++;
+      for (size_t t = 0; t < r.map.size(); t++)
+         if (r.map[t] < 0)
+            r.map[t] = dummy;
+   }
+
+   /* Arrays are found by their id for indirect access, by index otherwise. */
+   auto array_delta_for = [&](uint16_t array_id) {
+      for (size_t k = 0; k < shader.declarations.size(); k++) {
+         const Declaration &d = shader.declarations[k];
+         if (d.file == File::Temporary && d.array_id == array_id)
+            return r.array_delta[k];
+      }
+      return 0;
+   };
+   for_each_temp_ref(shader, [&](int32_t &index, bool indirect, uint16_t array_id) {
+      if (indirect)
+         index += array_delta_for(array_id);
+      else if (index >= 0 && static_cast<size_t>(index) < r.map.size())
+         index = r.map[index];
+   });
+
+   /* The merged block replaces the first TEMP declaration; arrays follow in
+    * their original order. */
+   std::vector<Declaration> decls;
+   decls.reserve(shader.declarations.size() + 1);
+   bool emitted = false;
+   auto emit_temps = [&](SourceLoc loc) {
+      emitted = true;
+      if (r.plain_regs > 0) {
+         Declaration d;
+         d.file = File::Temporary;
+         d.first = 0;
+         d.last = r.plain_regs - 1;
+         d.loc = loc;
+         decls.push_back(d);
+      }
+      for (size_t k = 0; k < shader.declarations.size(); k++) {
+         Declaration d = shader.declarations[k];
+         if (d.file != File::Temporary || d.array_id == 0)
+            continue;
+         d.first += r.array_delta[k];
+         d.last += r.array_delta[k];
+         decls.push_back(d);
+      }
+   };
+   for (const Declaration &d : shader.declarations) {
+      if (d.file != File::Temporary) {
+         decls.push_back(d);
+         continue;
+      }
+      if (!emitted)
+         emit_temps(d.loc);
+   }
+   if (!emitted)
+      emit_temps(SourceLoc());
+   shader.declarations = std::move(decls);
+
+   st.temps_after = r.total;
+   st.changed = false;
+   for (size_t t = 0; t < r.map.size() && !st.changed; t++)
+      if (r.map[t] >= 0 && r.map[t] != static_cast<int>(t))
+         st.changed = true;
+   st.changed = st.changed || st.temps_after != st.temps_before;
+   if (stats)
+      *stats = st;
+   return true;
+}
+
+bool merge_temps(Shader &shader, const DebugOptions &options, Diagnostics *diags,
+                 MergeStats *stats)
+{
+   if (!options.merge_temps) {
+      if (stats) {
+         MergeStats st;
+         st.temps_before = st.temps_after = shader.file_size(File::Temporary);
+         st.skipped = "disabled";
+         *stats = st;
+      }
+      return true;
+   }
+   return merge_temps(shader, diags, stats);
+}
+
+} // namespace sbcc::tgsi

@@ -1,0 +1,39 @@
+/*
+ * Temporary merging: TEMPs whose live ranges (tgsi_lifetimes.h) are disjoint
+ * share one index, so shaders declaring thousands of short-lived
+ * temporaries fit the hardware register file.  Greedy interval colouring in
+ * order of range start (O(n log n)); ARRAY declarations are kept intact and
+ * renumbered after the merged temporaries.  The rewritten shader computes
+ * exactly what the original did, bit for bit (see docs/tgsi-lifetimes.md).
+ *
+ * May use: src/common, src/tgsi.
+ */
+#pragma once
+
+#include "common/debug_options.h"
+#include "common/diag.h"
+#include "tgsi/tgsi_ir.h"
+
+namespace sbcc::tgsi {
+
+struct MergeStats {
+   int temps_before = 0; /* declared (or referenced) TEMP registers */
+   int temps_after = 0;
+   bool changed = false;
+   /* Why nothing was merged, when that is not for lack of opportunity:
+    * "indirect" (TEMP addressed indirectly outside an ARRAY), "" otherwise. */
+   const char *skipped = "";
+};
+
+/* Renumbers the shader's TEMPs in place.  Returns false, leaving the shader
+ * untouched, when the lifetime analysis rejects it (errors go to diags when
+ * given).  A shader that cannot be merged safely (indirect TEMP access
+ * without ARRAY ids) is left as is and true is returned. */
+bool merge_temps(Shader &shader, Diagnostics *diags = nullptr, MergeStats *stats = nullptr);
+
+/* The switch the backends call: merges only when options.merge_temps is on
+ * (SBCC_DEBUG=nomerge turns it off). */
+bool merge_temps(Shader &shader, const DebugOptions &options, Diagnostics *diags = nullptr,
+                 MergeStats *stats = nullptr);
+
+} // namespace sbcc::tgsi

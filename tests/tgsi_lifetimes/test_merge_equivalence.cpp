@@ -1,0 +1,94 @@
+/*
+ * Merged shaders compute bit-identical outputs in the reference
+ * interpreter: generated long loops and random structured programs (vertex
+ * and fragment, the latter with derivatives, texturing and KILL_IF inside
+ * branches).
+ */
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "lifetimes_test_util.h"
+#include "merge_equivalence.h"
+#include "merge_test_shaders.h"
+#include "tgsi/tgsi_merge_temps.h"
+
+using namespace sbcc;
+using namespace sbcc::tgsi;
+using namespace sbcc::tgsi::test;
+
+namespace {
+
+void expect_equivalent_after_merge(const std::string &text, uint32_t seed, MergeStats *out = nullptr)
+{
+   Shader original = parse_or_fail(text);
+   Shader merged = original;
+   Diagnostics diags;
+   MergeStats stats;
+   ASSERT_TRUE(merge_temps(merged, &diags, &stats)) << diags.str();
+   EXPECT_EQ(compare_in_interpreter(original, merged, seed), "") << text;
+   if (out)
+      *out = stats;
+}
+
+TEST(TgsiMergeEquivalence, TwoThousandTempLoop)
+{
+   MergeStats stats;
+   expect_equivalent_after_merge(make_loop_shader(2000, 1234, 40), 7, &stats);
+   EXPECT_EQ(stats.temps_before, 2001);
+   EXPECT_LT(stats.temps_after, 100);
+}
+
+TEST(TgsiMergeEquivalence, DerivativeInBranchSeesOnlyItsOwnRegister)
+{
+   /* Without a register of its own TEMP[1] would share TEMP[0]'s, and the
+    * DDX in a lane whose right neighbour skipped the IF would subtract
+    * TEMP[0]'s value instead of the initial zero. */
+   MergeStats stats;
+   expect_equivalent_after_merge("FRAG\n"
+                                 "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                                 "DCL OUT[0..1], GENERIC[0]\n"
+                                 "DCL TEMP[0..1]\n"
+                                 "  0: MOV TEMP[0], IN[0].yyyy\n"
+                                 "  1: MOV OUT[1], TEMP[0]\n"
+                                 "  2: IF IN[0].xxxx\n"
+                                 "  3:   MOV TEMP[1], IN[0]\n"
+                                 "  4:   DDX OUT[0], TEMP[1]\n"
+                                 "  5: ENDIF\n"
+                                 "  6: END\n",
+                                 99, &stats);
+   EXPECT_EQ(stats.temps_after, 2);
+}
+
+TEST(TgsiMergeEquivalence, RandomVertexPrograms)
+{
+   int total_before = 0, total_after = 0;
+   for (uint32_t seed = 1; seed <= 150; seed++) {
+      SCOPED_TRACE("seed " + std::to_string(seed));
+      MergeStats stats;
+      expect_equivalent_after_merge(RandomShader(seed, 64, 40, false).text(), seed, &stats);
+      total_before += stats.temps_before;
+      total_after += stats.temps_after;
+      if (HasFailure())
+         break;
+   }
+   /* Merging must actually happen for the check to mean anything. */
+   EXPECT_LT(total_after * 3, total_before * 2) << total_after << " of " << total_before;
+}
+
+TEST(TgsiMergeEquivalence, RandomFragmentPrograms)
+{
+   int total_before = 0, total_after = 0;
+   for (uint32_t seed = 1000; seed < 1150; seed++) {
+      SCOPED_TRACE("seed " + std::to_string(seed));
+      MergeStats stats;
+      expect_equivalent_after_merge(RandomShader(seed, 64, 40, true).text(), seed, &stats);
+      total_before += stats.temps_before;
+      total_after += stats.temps_after;
+      if (HasFailure())
+         break;
+   }
+   EXPECT_LT(total_after * 3, total_before * 2) << total_after << " of " << total_before;
+}
+
+} // namespace
