@@ -1145,9 +1145,12 @@ bool Parser::parse_instruction()
          if (!ok)
             return false;
       }
+      /* A negated source (an extension: the specs allow no sign here)
+       * negates the selected components, not the 0/1 constants. */
       SrcOperand s = srcs[0];
       for (int c = 0; c < 4; c++)
-         neg[c] = neg[c] != s.negate;
+         if (sel[c] < 4)
+            neg[c] = neg[c] != s.negate;
       s.negate = false;
 
       uint8_t pos_mask = 0, neg_mask = 0, const_mask = 0;
