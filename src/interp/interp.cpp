@@ -591,7 +591,14 @@ void ReferenceExecutable::exec_texture(GroupState &g, const DInst &in, uint8_t a
    for (int l = 0; l < g.n; l++) {
       if (!(active & (1u << l)))
          continue;
-      Vec4 r = set ? set->sample(in.unit, req[l]) : Vec4{0, 0, 0, 0};
+      int64_t unit = in.unit;
+      if (in.unit_ind.present) {
+         /* Out of the declared units: no texture, reads 0 like any unbound unit. */
+         unit = int32_t(in.unit) + int64_t(g.read_indirect(in.unit_ind, l));
+         if (unit < 0 || unit >= in.num_units)
+            unit = -1;
+      }
+      Vec4 r = set && unit >= 0 ? set->sample(uint32_t(unit), req[l]) : Vec4{0, 0, 0, 0};
       g.write(in, l, r);
    }
 }

@@ -235,11 +235,13 @@ bool decode_shader(const Shader &sh, DShader &out, Diagnostics &diags)
          /* The last source names the sampler unit. */
          nvalue_src--;
          const SrcOperand &s = in.src.back();
-         if ((s.file != File::Sampler && s.file != File::SamplerView) || s.index.indirect ||
-             s.index.value < 0) {
-            dec.error(s.loc, "texture unit must be a direct SAMP or SVIEW register");
+         if ((s.file != File::Sampler && s.file != File::SamplerView) ||
+             (s.index.value < 0 && !s.index.indirect)) {
+            dec.error(s.loc, "texture unit must be a SAMP or SVIEW register");
          }
          d.unit = static_cast<uint32_t>(s.index.value);
+         d.num_units = sh.file_size(s.file);
+         dec.indirect(s.index.indirect, d.unit_ind, s.loc);
          d.target = in.tex_target;
          switch (d.target) {
          case TextureTarget::Buffer:

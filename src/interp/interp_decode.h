@@ -59,6 +59,8 @@ struct DInst {
    /* Texture instructions. */
    tgsi::TextureTarget target = tgsi::TextureTarget::Unknown;
    uint32_t unit = 0;
+   DIndirect unit_ind;    /* SAMP[ADDR[0].x+n]: per-lane unit */
+   int32_t num_units = 0; /* declared SAMP/SVIEW count, bounds unit_ind */
    int32_t offset[3] = {0, 0, 0};
 };
 

@@ -166,3 +166,22 @@ TEST(InterpTex, UnboundUnitReadsZero)
    Batch b = r.run(fs("TEX OUT[0], IN[0], SAMP[1], 2D\n"), {{f4(0.5f, 0.5f, 0, 1)}});
    EXPECT_EQ(b.lanes[0].outputs[0], f4(0, 0, 0, 0));
 }
+
+TEST(InterpTex, IndirectSamplerUnit)
+{
+   Runner r;
+   bind(r, 0, Texture::miptree(Kind::Tex2D, 1, 1, 1));
+   bind(r, 1, Texture::checkerboard(Kind::Tex2D, 1, 1, 1, 1, {0, 0, 1, 1}, {0, 0, 0, 0}, false));
+   Batch b = r.run(fs("UARL ADDR[0].x, IN[1].xxxx\n"
+                      "TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n",
+                      "DCL ADDR[0]\n"),
+                   {{f4(0.5f, 0.5f, 0, 1), vec4i(0, 0, 0, 0)},
+                    {f4(0.5f, 0.5f, 0, 1), vec4i(1, 0, 0, 0)},
+                    {f4(0.5f, 0.5f, 0, 1), vec4i(2, 0, 0, 0)},
+                    {f4(0.5f, 0.5f, 0, 1), vec4i(-1, 0, 0, 0)}});
+   EXPECT_EQ(b.lanes[0].outputs[0], kRed);
+   EXPECT_EQ(b.lanes[1].outputs[0], kBlue);
+   /* Outside the two declared units: 0. */
+   EXPECT_EQ(b.lanes[2].outputs[0], f4(0, 0, 0, 0));
+   EXPECT_EQ(b.lanes[3].outputs[0], f4(0, 0, 0, 0));
+}
