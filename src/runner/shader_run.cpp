@@ -389,6 +389,7 @@ class Executor {
    Diagnostics &diags_;
    TestResult result_;
    GlState st_;
+   Color clear_color_ = {0, 0, 0, 0};
    std::vector<LoadedStage> stages_;
    const LoadedStage *vs_ = nullptr;
    const LoadedStage *fs_ = nullptr;
@@ -468,8 +469,9 @@ bool Executor::setup()
 bool Executor::command(const Command &c)
 {
    switch (c.kind) {
-   case CmdKind::Clear: result_.fb.clear({0, 0, 0, 0}); return true;
-   case CmdKind::ClearColor: result_.fb.clear(c.v); return true;
+   /* As glClearColor/glClear: `clear color` only sets the color. */
+   case CmdKind::Clear: result_.fb.clear(clear_color_); return true;
+   case CmdKind::ClearColor: clear_color_ = c.v; return true;
    case CmdKind::Parameter: {
       auto &m = c.space == ParamSpace::EnvVp   ? st_.env_vp
                 : c.space == ParamSpace::EnvFp ? st_.env_fp
@@ -761,7 +763,7 @@ bool Executor::probe(const Command &c)
 #ifdef SBCC_HAVE_TEXTURE
 bool Executor::texture(const Command &c)
 {
-   std::shared_ptr<tex::Texture> t;
+   std::shared_ptr<const tex::Texture> t;
    tex::Sampler samp;
    switch (c.tex) {
    case TextureKind::Rgbw:
@@ -771,27 +773,45 @@ bool Executor::texture(const Command &c)
    case TextureKind::Checkerboard: {
       /* piglit's checkerboard is level LEVEL of a 2D texture, 2x2 squares of
        * the two colors over the whole image. */
+      if (c.level != 0)
+         return error(c, "checkerboard levels other than 0 are not supported");
       int sq = std::max(1, c.width / 2);
       t = std::make_shared<tex::Texture>(tex::Texture::checkerboard(
          tex::Kind::Tex2D, c.width, c.height, 1, sq, c.v, c.v2, false));
       break;
    }
-   case TextureKind::Miptree:
-      t = std::make_shared<tex::Texture>(tex::Texture::miptree(tex::Kind::Tex2D, 32, 32, 1));
+   case TextureKind::Miptree: {
+      /* piglit_miptree_texture: 8x8, 4 levels: red, green, blue, white. */
+      static const std::array<float, 4> wheel[4] = {
+         {1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 1}};
+      auto m = std::make_shared<tex::Texture>(tex::Kind::Tex2D, 8, 8, 1, true);
+      for (int l = 0; l < m->levels() && l < 4; l++)
+         for (int y = 0; y < m->height(l); y++)
+            for (int x = 0; x < m->width(l); x++)
+               m->set_texel(l, x, y, 0, wheel[l]);
+      t = m;
       samp.mip_filter = tex::MipFilter::Nearest;
       break;
+   }
    case TextureKind::Shadow1D:
-      t = std::make_shared<tex::Texture>(
-         tex::Texture::depth(tex::Kind::Tex1D, c.width, 1, 1, false, 0));
-      break;
    case TextureKind::Shadow2D:
-      t = std::make_shared<tex::Texture>(
-         tex::Texture::depth(tex::Kind::Tex2D, c.width, c.height, 1, false, 0));
+   case TextureKind::ShadowRect: {
+      /* piglit_depth_texture: depth ramps 0 -> 1 left to right, x / (w - 1);
+       * shader_runner then sets compare mode on with GL_GREATER. */
+      tex::Kind kind = c.tex == TextureKind::Shadow1D   ? tex::Kind::Tex1D
+                       : c.tex == TextureKind::Shadow2D ? tex::Kind::Tex2D
+                                                        : tex::Kind::Rect;
+      int h = c.tex == TextureKind::Shadow1D ? 1 : c.height;
+      auto d = std::make_shared<tex::Texture>(kind, c.width, h, 1, false);
+      for (int y = 0; y < h; y++)
+         for (int x = 0; x < c.width; x++) {
+            float v = c.width > 1 ? float(x) / float(c.width - 1) : 0.0f;
+            d->set_texel(0, x, y, 0, {v, v, v, 1});
+         }
+      t = d;
+      samp.compare = tex::CompareFunc::Greater;
       break;
-   case TextureKind::ShadowRect:
-      t = std::make_shared<tex::Texture>(
-         tex::Texture::depth(tex::Kind::Rect, c.width, c.height, 1, false, 0));
-      break;
+   }
    }
    bound_[unsigned(c.index)] = t;
    textures_.bind(unsigned(c.index), std::move(t), samp);
