@@ -122,6 +122,43 @@ std::optional<uint8_t> mask_from_letters(std::string_view s)
    return mask ? std::optional<uint8_t>(mask) : std::nullopt;
 }
 
+/* opcode_from_name hashes the name; bucketing by first letter is cheaper
+ * for the few hundred thousand lookups of a corpus run. */
+std::optional<Opcode> lookup_opcode(std::string_view upper)
+{
+   static const auto buckets = [] {
+      std::array<std::vector<Opcode>, 27> b;
+      for (unsigned i = 0; i < kNumOpcodes; i++) {
+         char c = kOpcodeInfo[i].name.empty() ? '\0' : kOpcodeInfo[i].name[0];
+         b[(c >= 'A' && c <= 'Z') ? c - 'A' : 26].push_back(static_cast<Opcode>(i));
+      }
+      return b;
+   }();
+   if (upper.empty())
+      return std::nullopt;
+   const char c = upper[0];
+   for (Opcode op : buckets[(c >= 'A' && c <= 'Z') ? c - 'A' : 26])
+      if (opcode_info(op).name == upper)
+         return op;
+   return std::nullopt;
+}
+
+/* Which indices of one register file (and, for CONST, one buffer) are
+ * declared, as sorted disjoint ranges: checking an operand is a binary
+ * search, so a hostile shader with many DCLs and uses stays near-linear. */
+struct DeclaredSet {
+   File file;
+   int32_t dim;
+   std::vector<std::pair<int32_t, int32_t>> ranges;
+
+   bool contains(int32_t index) const
+   {
+      auto it = std::upper_bound(ranges.begin(), ranges.end(), index,
+                                 [](int32_t v, const auto &r) { return v < r.first; });
+      return it != ranges.begin() && index <= std::prev(it)->second;
+   }
+};
+
 std::string reg_text(File f, const std::optional<int32_t> &dim, int32_t index)
 {
    std::string s(file_name(f));
@@ -182,6 +219,9 @@ class Parser {
                        SourceLoc where);
    void check_indirect(const IndirectRef &ind, SourceLoc where);
    void check_control_flow();
+   void build_declared_sets();
+   const DeclaredSet *declared_set(File file, int32_t dim) const;
+   bool declared_anywhere(File file, int32_t index) const;
 
    std::string_view text_;
    std::string_view file_;
@@ -190,6 +230,7 @@ class Parser {
    bool have_header_ = false;
    unsigned num_errors_ = 0;
    SourceLoc end_loc_;
+   std::vector<DeclaredSet> declared_;
 };
 
 bool Parser::unexpected(LineCursor &c, std::string_view what_expected)
@@ -982,18 +1023,18 @@ bool Parser::parse_instruction(LineCursor &c)
       for (size_t i = 0; i < name.size(); i++)
          upper[i] = to_upper(name[i]);
       std::string_view base(upper, name.size());
-      auto op = opcode_from_name(base);
+      auto op = lookup_opcode(base);
       /* Suffixes come in tgsi_dump's order: _SAT before _PRECISE.  Whole
        * names are tried first because some opcodes contain '_'. */
       if (!op && base.ends_with("_PRECISE")) {
          base.remove_suffix(8);
          inst.precise = true;
-         op = opcode_from_name(base);
+         op = lookup_opcode(base);
       }
       if (!op && base.ends_with("_SAT")) {
          base.remove_suffix(4);
          inst.saturate = true;
-         op = opcode_from_name(base);
+         op = lookup_opcode(base);
       }
       if (op) {
          inst.opcode = *op;
@@ -1007,6 +1048,8 @@ bool Parser::parse_instruction(LineCursor &c)
    }
    const OpcodeInfo &info = inst.info();
    const unsigned num_regs = info.num_dst + info.num_src;
+   inst.dst.reserve(info.num_dst);
+   inst.src.reserve(info.num_src);
    const bool is_tex = info.flags & OPF_TEX;
 
    /* Operands: registers, then for texture opcodes a target and optional
@@ -1120,7 +1163,7 @@ void Parser::check_indirect(const IndirectRef &ind, SourceLoc where)
          error(where, "IMM[" + std::to_string(ind.index) + "] is not defined");
       return;
    }
-   if (!shader_.find_declaration(ind.file, ind.index))
+   if (!declared_anywhere(ind.file, ind.index))
       error(where, reg_text(ind.file, std::nullopt, ind.index) + " is not declared");
 }
 
@@ -1145,15 +1188,11 @@ void Parser::check_register(File file, const RegIndex &index, const std::optiona
    const int32_t want_dim = dim && !dim->indirect ? dim->value : 0;
    const bool any_dim = dim && dim->indirect;
    bool found = false;
-   for (const Declaration &d : shader_.declarations) {
-      if (d.file != file)
-         continue;
-      if (match_dim && !any_dim && d.dimension.value_or(0) != want_dim)
-         continue;
-      if (index.indirect || (index.value >= d.first && index.value <= d.last)) {
-         found = true;
-         break;
-      }
+   if (match_dim && any_dim) {
+      found = std::any_of(declared_.begin(), declared_.end(),
+                          [&](const DeclaredSet &d) { return d.file == file; });
+   } else if (const DeclaredSet *set = declared_set(file, match_dim ? want_dim : 0)) {
+      found = index.indirect || set->contains(index.value);
    }
    if (found)
       return;
@@ -1242,8 +1281,52 @@ void Parser::check_control_flow()
       error(end_loc_, "missing END");
 }
 
+void Parser::build_declared_sets()
+{
+   for (const Declaration &d : shader_.declarations) {
+      const int32_t dim = d.file == File::Constant ? d.dimension.value_or(0) : 0;
+      auto it = std::find_if(declared_.begin(), declared_.end(), [&](const DeclaredSet &s) {
+         return s.file == d.file && s.dim == dim;
+      });
+      if (it == declared_.end()) {
+         declared_.push_back({d.file, dim, {}});
+         it = std::prev(declared_.end());
+      }
+      it->ranges.emplace_back(d.first, d.last);
+   }
+   for (DeclaredSet &set : declared_) {
+      std::sort(set.ranges.begin(), set.ranges.end());
+      std::vector<std::pair<int32_t, int32_t>> merged;
+      for (const auto &r : set.ranges) {
+         if (!merged.empty() && r.first <= merged.back().second + 1)
+            merged.back().second = std::max(merged.back().second, r.second);
+         else
+            merged.push_back(r);
+      }
+      set.ranges = std::move(merged);
+   }
+}
+
+const DeclaredSet *Parser::declared_set(File file, int32_t dim) const
+{
+   for (const DeclaredSet &s : declared_)
+      if (s.file == file && s.dim == dim)
+         return &s;
+   return nullptr;
+}
+
+/* Any buffer: an index register is a plain 1-D read. */
+bool Parser::declared_anywhere(File file, int32_t index) const
+{
+   for (const DeclaredSet &s : declared_)
+      if (s.file == file && s.contains(index))
+         return true;
+   return false;
+}
+
 void Parser::validate()
 {
+   build_declared_sets();
    static constexpr File kWritable[] = {File::Output, File::Temporary, File::Address};
    for (const Instruction &inst : shader_.instructions) {
       for (const DstOperand &d : inst.dst) {

@@ -430,6 +430,22 @@ TEST(TgsiParse, DeclarationsMayFollowUses)
    EXPECT_EQ(s.instructions.size(), 2u);
 }
 
+TEST(TgsiParse, ManyLargeDeclarationsAndUses)
+{
+   /* Declaration checks must not scan every DCL per operand (or fill every
+    * declared index): 20000 full-range DCLs and 20000 uses parse quickly. */
+   std::string text = "VERT\n";
+   for (int i = 0; i < 20000; i++)
+      text += "DCL TEMP[0..65535]\n";
+   for (int i = 0; i < 20000; i++)
+      text += "MOV TEMP[" + std::to_string(65535 - i) + "], TEMP[" + std::to_string(i) + "]\n";
+   text += "END\n";
+   Shader s = parse_ok(text);
+   ASSERT_EQ(s.instructions.size(), 20001u);
+   EXPECT_EQ(s.instructions[19999].dst[0].index.value, 45536);
+   EXPECT_EQ(s.file_size(File::Temporary), 65536);
+}
+
 TEST(TgsiParse, EmptyShaderWithOnlyEnd)
 {
    Shader s = parse_ok("COMP\n  0: END\n");
