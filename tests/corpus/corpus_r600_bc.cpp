@@ -70,7 +70,66 @@ bool is_listing_line(const std::string &l)
 
 /* sb's bc_dump columns -> "OP dst, src, ..." with Mesa's spelling, so the
  * decoded instruction can be compared with what sb printed. */
+std::vector<std::string> tokens(const std::string &l)
+{
+   std::vector<std::string> out;
+   std::istringstream in(l);
+   std::string t;
+   while (in >> t)
+      out.push_back(t);
+   return out;
+}
+
+bool is_hex(const std::string &t)
+{
+   return t.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+}
+
+std::string join(const std::vector<std::string> &v)
+{
+   std::string s;
+   for (const std::string &t : v)
+      s += t + " ";
+   return s;
+}
+
+/* CF / fetch line -> comparable tokens: upper-cased, without the hex words,
+ * the export ES field (sb omits it) and with sb's inclusive kcache range end
+ * ("CB1:0-15") turned into Mesa's exclusive one ("CB1:0-16"). */
+std::vector<std::string> normalize_other(const std::vector<std::string> &toks, size_t nhex,
+                                         bool inclusive_end)
+{
+   std::vector<std::string> out;
+   std::string joined;
+   for (size_t i = 1 + nhex; i < toks.size(); i++) {
+      std::string t = toks[i];
+      for (char &c : t)
+         c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (t.rfind("ES:", 0) == 0)
+         continue;
+      joined += t;
+   }
+   /* Tokenisation differs (", SID" vs ",SID"): compare the concatenation,
+    * split at the kcache ranges so their ends can be fixed up. */
+   std::string fixed;
+   for (size_t i = 0; i < joined.size(); i++) {
+      if (joined.compare(i, 3, "[CB") == 0) {
+         size_t dash = joined.find('-', i), close = joined.find(']', i);
+         if (dash != std::string::npos && close != std::string::npos && dash < close) {
+            unsigned end = std::stoul(joined.substr(dash + 1, close - dash - 1)) + inclusive_end;
+            fixed += joined.substr(i, dash + 1 - i) + std::to_string(end) + "]";
+            i = close;
+            continue;
+         }
+      }
+      fixed += joined[i];
+   }
+   out.push_back(fixed);
+   return out;
+}
+
 struct Stats {
+   size_t sb_other = 0;
    size_t files = 0, cf = 0, alu = 0, fetch = 0, literals = 0, lines = 0, sb_instrs = 0;
    size_t mismatches = 0;
 };
@@ -193,8 +252,43 @@ void check_variant(const char *sub, ChipClass chip, size_t min_files)
          }
          continue;
       }
-      /* sb listing: compare ALU instructions by address. */
+      /* sb listing: CF and fetch lines by address, token by token. */
       sb_format++;
+      std::map<uint32_t, std::vector<std::string>> our_other;
+      for (const std::string &l : split_lines(print_program(*prog, *words))) {
+         if (!is_listing_line(l))
+            continue;
+         auto toks = tokens(l);
+         bool cf_line = l[0] != ' ';
+         size_t nhex = cf_line ? 2 : 3;
+         /* ALU instruction and literal lines have 2 hex words and are checked below. */
+         if (!cf_line && (toks.size() < 5 || toks[3].size() != 8 || !is_hex(toks[3])))
+            continue;
+         our_other[std::stoul(toks[0])] = normalize_other(toks, nhex, false);
+      }
+      for (const std::string &l : mesa) {
+         auto toks = tokens(l);
+         bool cf_line = l[0] != ' ';
+         if (!cf_line && (toks.size() < 5 || toks[3].size() != 8 || !is_hex(toks[3])))
+            continue;
+         uint32_t at = std::stoul(toks[0]);
+         auto want = normalize_other(toks, cf_line ? 2 : 3, true);
+         /* sb prints the ALU_EXT word pair without a name. */
+         if (want == std::vector<std::string>{""})
+            want = {"ALU_EXT"};
+         auto it = our_other.find(at);
+         std::vector<std::string> got;
+         if (it != our_other.end())
+            got = it->second;
+         st.sb_other++;
+         if (got != want) {
+            if (++st.mismatches <= 20)
+               ADD_FAILURE() << txt_path << " dword " << at << "\n ours: " << join(got)
+                             << "\n sb:   " << join(want);
+            break;
+         }
+      }
+
       std::map<uint32_t, std::string> ours;
       for (const CfInstr &cf : prog->cf) {
          uint32_t at = cf.clause_addr;
@@ -247,7 +341,7 @@ void check_variant(const char *sub, ChipClass chip, size_t min_files)
    std::cout << "[ r600-bc ] " << sub << ": " << st.files << " files (" << mesa_format
              << " Mesa listings, " << sb_format << " sb listings), " << st.cf << " CF, " << st.alu
              << " ALU, " << st.fetch << " fetch, " << st.literals << " literals; " << st.lines
-             << " listing lines and " << st.sb_instrs << " sb ALU lines compared; "
+             << " listing lines and " << st.sb_instrs << " sb ALU lines and " << st.sb_other << " sb CF/fetch lines compared; "
              << st.mismatches << " mismatches\n";
    EXPECT_EQ(st.mismatches, 0u);
 }
