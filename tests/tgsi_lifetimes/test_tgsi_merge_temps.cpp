@@ -150,8 +150,9 @@ TEST(TgsiMergeTemps, TwoThousandTempsInALoopFitUnder100)
    Diagnostics diags;
    ASSERT_TRUE(merge_temps(s, &diags, &stats)) << diags.str();
    EXPECT_EQ(stats.temps_before, 2001);
-   EXPECT_LT(stats.temps_after, 100);
-   EXPECT_GT(stats.temps_after, 40); /* the 40-deep window really is live */
+   /* The 40-deep live window plus the loop's bookkeeping; the colouring is
+    * deterministic, so the exact count is pinned. */
+   EXPECT_EQ(stats.temps_after, 44);
    /* Merging again finds nothing more to do. */
    MergeStats again;
    ASSERT_TRUE(merge_temps(s, &diags, &again));
