@@ -201,6 +201,13 @@ bool decode_shader(const Shader &sh, DShader &out, Diagnostics &diags)
    out.num_addrs = sh.file_size(File::Address);
    out.num_outputs = sh.file_size(File::Output);
    out.num_inputs = sh.file_size(File::Input);
+   /* Registers are allocated per run; refuse sizes no GPU has rather than
+    * let a hand-built IR ask for gigabytes. */
+   constexpr int32_t kMaxRegs = 65536;
+   if (out.num_temps > kMaxRegs || out.num_addrs > kMaxRegs || out.num_outputs > kMaxRegs) {
+      dec.error({}, "more than " + std::to_string(kMaxRegs) + " registers in one file");
+      return false;
+   }
    for (const Immediate &imm : sh.immediates)
       out.immediates.push_back({imm.value[0], imm.value[1], imm.value[2], imm.value[3]});
 

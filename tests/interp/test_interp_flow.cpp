@@ -342,6 +342,16 @@ TEST(InterpValidate, RejectsWhatItCannotRun)
    EXPECT_EQ(interp::make_reference_executable(bad, diags), nullptr);
    EXPECT_EQ(diags.str(), "t.tgsi:5:1: error: TEX needs 1 destination and 2 source operands\n");
 
+   /* Absurd register counts are refused, not allocated. */
+   diags.clear();
+   bad = *sh;
+   tgsi::Declaration huge;
+   huge.file = tgsi::File::Temporary;
+   huge.last = 1 << 24;
+   bad.declarations.push_back(huge);
+   EXPECT_EQ(interp::make_reference_executable(bad, diags), nullptr);
+   EXPECT_EQ(diags.str(), "t.tgsi: error: more than 65536 registers in one file\n");
+
    /* The good shader compiles and lists as TGSI. */
    diags.clear();
    auto exe = interp::make_reference_executable(*sh, diags);
