@@ -515,7 +515,9 @@ bool Executor::command(const Command &c)
 
 bool Executor::fill_constants(const LoadedStage *stage, Resources &res, bool vertex)
 {
-   const tgsi::Shader &sh = vertex || stage ? stage->shader : fs_passthrough_;
+   if (!stage && vertex)
+      return true; /* host-side passthrough: no shader, no constants */
+   const tgsi::Shader &sh = stage ? stage->shader : fs_passthrough_;
    /* Size each buffer from the declarations so every readable slot exists. */
    for (const auto &d : sh.declarations) {
       if (d.file != tgsi::File::Constant)

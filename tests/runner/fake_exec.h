@@ -80,17 +80,19 @@ class MovExecutable : public Executable {
  * verifier's first-difference report can be checked exactly. */
 class CorruptingExecutable : public Executable {
  public:
+   /* flip_low_bit: change the value by one ulp instead of adding 1.0. */
    CorruptingExecutable(std::unique_ptr<Executable> inner, unsigned lane, unsigned out,
-                        unsigned chan)
-      : inner_(std::move(inner)), lane_(lane), out_(out), chan_(chan)
+                        unsigned chan, bool flip_low_bit = false)
+      : inner_(std::move(inner)), lane_(lane), out_(out), chan_(chan), flip_(flip_low_bit)
    {
    }
    RunResult run(const Resources &res, Batch &batch, const RunLimits &limits) const override
    {
       RunResult r = inner_->run(res, batch, limits);
-      if (lane_ < batch.lanes.size() && out_ < batch.lanes[lane_].outputs.size())
-         batch.lanes[lane_].outputs[out_][chan_] =
-            f2u(u2f(batch.lanes[lane_].outputs[out_][chan_]) + 1.0f);
+      if (lane_ < batch.lanes.size() && out_ < batch.lanes[lane_].outputs.size()) {
+         uint32_t &v = batch.lanes[lane_].outputs[out_][chan_];
+         v = flip_ ? v ^ 1u : f2u(u2f(v) + 1.0f);
+      }
       return r;
    }
    std::string listing() const override { return inner_->listing(); }
@@ -98,6 +100,7 @@ class CorruptingExecutable : public Executable {
  private:
    std::unique_ptr<Executable> inner_;
    unsigned lane_, out_, chan_;
+   bool flip_;
 };
 
 } // namespace sbcc::test

@@ -1,1 +1,183 @@
 #include <gtest/gtest.h>
+
+#include "driver/target.h"
+#include "runner/shader_run.h"
+
+using namespace sbcc;
+using namespace sbcc::runner;
+
+namespace {
+
+struct Outcome {
+   TestStatus status;
+   std::vector<std::string> messages;
+   std::string diags;
+};
+
+Outcome run(const std::string &text)
+{
+   Diagnostics d;
+   auto target = make_target("reference", d);
+   EXPECT_TRUE(target) << d.str();
+   CompileOptions opts;
+   StageCompiler compile = [&](const tgsi::Shader &s, Diagnostics &dd) {
+      return target->compile(s, opts, dd, nullptr);
+   };
+   auto t = parse_shader_test(text, "t.shader_test", d);
+   if (!t)
+      return {TestStatus::Error, {}, d.str()};
+   TestResult r = run_shader_test(*t, compile, {}, d);
+   return {r.status, r.messages, d.str()};
+}
+
+const char *kConstColorFs = "[fragment shader tgsi]\n"
+                            "FRAG\n"
+                            "DCL OUT[0], COLOR\n"
+                            "IMM[0] FLT32 {    0.0000,     0.5000,     1.0000,     0.2500}\n"
+                            "  0: MOV OUT[0], IMM[0]\n"
+                            "  1: END\n";
+
+} // namespace
+
+TEST(RunTest, ConstantColorPasses)
+{
+   Outcome o = run(std::string(kConstColorFs) +
+                   "[test]\nclear color 1 0 0 1\nclear\ndraw rect -1 -1 2 2\n"
+                   "probe all rgba 0 0.5 1 0.25\nprobe rgb 10 10 0 0.5 1\n");
+   EXPECT_EQ(o.status, TestStatus::Pass) << o.diags;
+   EXPECT_TRUE(o.messages.empty());
+}
+
+TEST(RunTest, FailingProbeReportsExpectedAndObserved)
+{
+   Outcome o = run(std::string(kConstColorFs) +
+                   "[test]\nclear color 1 0 0 1\nclear\ndraw rect -1 -1 1 2\n"
+                   "probe rgba 200 100 0 0.5 1 0.25\n"
+                   "relative probe rgb (0.25, 0.5) (0, 0.5, 1)\n");
+   EXPECT_EQ(o.status, TestStatus::Fail) << o.diags;
+   ASSERT_EQ(o.messages.size(), 1u);
+   EXPECT_EQ(o.messages[0], "t.shader_test:11: probe at (200, 100) failed: expected "
+                            "(0, 0.5, 1, 0.25), observed (1, 0, 0, 1)");
+}
+
+TEST(RunTest, ProbeTolerance)
+{
+   /* 0.5 is stored as 128/255 = 0.50196; the tolerance is 0.01. */
+   auto with_green = [](const char *g) {
+      return run(std::string(kConstColorFs) + "[test]\ndraw rect -1 -1 2 2\nprobe all rgb 0 " +
+                 g + " 1\n")
+         .status;
+   };
+   EXPECT_EQ(with_green("0.511"), TestStatus::Pass);
+   EXPECT_EQ(with_green("0.493"), TestStatus::Pass);
+   EXPECT_EQ(with_green("0.513"), TestStatus::Fail);
+   EXPECT_EQ(with_green("0.491"), TestStatus::Fail);
+}
+
+TEST(RunTest, UnsupportedRequirementSkips)
+{
+   Outcome o = run("[require]\nGL >= 1.3\nGL_NV_fragment_program_option\n" +
+                   std::string(kConstColorFs) + "[test]\ndraw rect -1 -1 2 2\n");
+   EXPECT_EQ(o.status, TestStatus::Skip);
+   ASSERT_EQ(o.messages.size(), 1u);
+   EXPECT_EQ(o.messages[0], "GL_NV_fragment_program_option is not supported");
+   EXPECT_EQ(run("[require]\nGL >= 4.5\n" + std::string(kConstColorFs)).messages,
+             std::vector<std::string>{"GL 4.5 is not supported"});
+}
+
+TEST(RunTest, TgsiVertexStageAndUniforms)
+{
+   Outcome o = run("[vertex shader tgsi]\n"
+                   "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\n"
+                   "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: END\n"
+                   "[fragment shader tgsi]\n"
+                   "FRAG\nDCL IN[0], COLOR, COLOR\nDCL OUT[0], COLOR\nDCL CONST[0..1]\n"
+                   "DCL TEMP[0]\n  0: MUL TEMP[0], IN[0], CONST[1]\n"
+                   "  1: ADD OUT[0], TEMP[0], CONST[0]\n  2: END\n"
+                   "[test]\nuniform vec4 0 0.25 0 0 0\nconstant 1 (1, 0.5, 0.5, 1)\n"
+                   "color 0.5 1 0.5 1\ndraw rect -1 -1 2 1\n"
+                   "probe rgba 100 50 0.75 0.5 0.25 1\nprobe rgba 100 200 0 0 0 0\n");
+   EXPECT_EQ(o.status, TestStatus::Pass) << o.diags;
+   for (const auto &m : o.messages)
+      ADD_FAILURE() << m;
+}
+
+TEST(RunTest, KillKeepsTheClearColor)
+{
+   Outcome o = run("[fragment shader tgsi]\n"
+                   "FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nDCL IN[0], POSITION, LINEAR\n"
+                   "DCL OUT[0], COLOR\nDCL TEMP[0]\n"
+                   "IMM[0] FLT32 {  125.0000,     0.0000,     1.0000,     0.0000}\n"
+                   "  0: ADD TEMP[0].x, IN[0].xxxx, -IMM[0].xxxx\n"
+                   "  1: KILL_IF TEMP[0].xxxx\n"
+                   "  2: MOV OUT[0], IMM[0].yzyz\n  3: END\n"
+                   "[test]\nclear color 0.2 0.4 0.6 0.8\nclear\ndraw rect -1 -1 2 2\n"
+                   "probe rgba 124 10 0.2 0.4 0.6 0.8\nprobe rgba 125 10 0 1 0 1\n");
+   EXPECT_EQ(o.status, TestStatus::Pass) << o.diags;
+   for (const auto &m : o.messages)
+      ADD_FAILURE() << m;
+}
+
+TEST(RunTest, TextureRgbw)
+{
+   Outcome o = run("[vertex shader tgsi]\n"
+                   "VERT\nDCL IN[0]\nDCL IN[2]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n"
+                   "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[2]\n  2: END\n"
+                   "[fragment shader tgsi]\n"
+                   "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+                   "DCL SVIEW[0], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n"
+                   "[test]\ntexture rgbw 0 (8, 8)\ndraw rect tex -1 -1 2 2 0 0 1 1\n"
+                   "relative probe rgb (0.25, 0.25) (1, 0, 0)\n"
+                   "relative probe rgb (0.75, 0.25) (0, 1, 0)\n"
+                   "relative probe rgb (0.25, 0.75) (0, 0, 1)\n"
+                   "relative probe rgb (0.75, 0.75) (1, 1, 1)\n");
+   EXPECT_EQ(o.status, TestStatus::Pass) << o.diags;
+   for (const auto &m : o.messages)
+      ADD_FAILURE() << m;
+}
+
+TEST(RunTest, ArbFragmentProgramWithPassthroughVertexStage)
+{
+   Outcome o = run("[require]\nGL_ARB_fragment_program\n"
+                   "[fragment program]\n!!ARBfp1.0\nPARAM k = program.local[2];\n"
+                   "MUL result.color, fragment.color, k;\nEND\n"
+                   "[test]\ncolor 1 0.5 0.25 1\nparameter local_fp 2 (0.5, 1, 1, 1)\n"
+                   "draw rect -1 -1 2 2\nprobe all rgba 0.5 0.5 0.25 1\n");
+   EXPECT_EQ(o.status, TestStatus::Pass) << o.diags;
+   for (const auto &m : o.messages)
+      ADD_FAILURE() << m;
+}
+
+TEST(RunTest, ArbVertexProgramWithOrthoMvp)
+{
+   /* With `ortho`, draw rect coordinates are window pixels through
+    * state.matrix.mvp; only the left half is drawn. */
+   Outcome o = run("[vertex program]\n!!ARBvp1.0\nPARAM mvp[4] = { state.matrix.mvp };\n"
+                   "DP4 result.position.x, mvp[0], vertex.position;\n"
+                   "DP4 result.position.y, mvp[1], vertex.position;\n"
+                   "DP4 result.position.z, mvp[2], vertex.position;\n"
+                   "DP4 result.position.w, mvp[3], vertex.position;\n"
+                   "MOV result.color, program.env[0];\nEND\n"
+                   "[test]\northo\nparameter env_vp 0 (0, 1, 0, 1)\n"
+                   "draw rect 0 0 125 250\n"
+                   "probe rgba 124 10 0 1 0 1\nprobe rgba 125 10 0 0 0 0\n");
+   EXPECT_EQ(o.status, TestStatus::Pass) << o.diags;
+   for (const auto &m : o.messages)
+      ADD_FAILURE() << m;
+}
+
+TEST(RunTest, StageErrorsUseFileLines)
+{
+   Outcome o = run("# header\n[fragment shader tgsi]\nFRAG\nDCL OUT[0], COLOR\n"
+                   "  0: FROB OUT[0], IN[0]\n  1: END\n[test]\ndraw rect -1 -1 2 2\n");
+   EXPECT_EQ(o.status, TestStatus::Error);
+   EXPECT_EQ(o.diags.rfind("t.shader_test:5:", 0), 0u) << o.diags;
+}
+
+TEST(RunTest, MissingPositionIsAnError)
+{
+   Outcome o = run("[vertex shader tgsi]\nVERT\nDCL OUT[0], GENERIC[0]\n  0: END\n"
+                   "[test]\ndraw rect -1 -1 2 2\n");
+   EXPECT_EQ(o.status, TestStatus::Error);
+   EXPECT_EQ(o.diags, "t.shader_test:6:1: error: the vertex stage writes no POSITION output\n");
+}
