@@ -23,7 +23,7 @@ namespace {
 
 /* More temporaries than any real shader declares; guards the per-temporary
  * vectors against absurd indices in hostile input. */
-constexpr int32_t kMaxTemps = 1 << 20;
+constexpr int32_t kMaxTemps = 1 << 16;
 /* Scope depths are bits of a uint64_t; deeper nesting falls back to
  * whole-program ranges (still correct, just no merging). */
 constexpr int kMaxDepth = 63;
