@@ -199,6 +199,45 @@ unsigned alu_clause_dwords(const std::vector<AluGroup> &groups)
    return n;
 }
 
+SrcKind src_kind(ChipClass cls, unsigned sel)
+{
+   bool eg = is_eg_or_later(cls);
+   if (sel < kSrcClauseTempFirst)
+      return SrcKind::Gpr;
+   if (sel <= kSrcGPRLast)
+      return SrcKind::ClauseTemp;
+   if (sel <= kSrcKCACHE1Last)
+      return SrcKind::KCache;
+   if (!eg && sel >= kSrcCFILEFirst && sel <= kSrcCFILELast)
+      return SrcKind::ConstFile;
+   if (eg && sel >= kSrcKCACHE2First && sel <= kSrcKCACHE3Last)
+      return SrcKind::KCache;
+   if (eg && sel >= kSrcPARAMFirst && sel <= kSrcPARAMLast)
+      return SrcKind::Param;
+   if (sel == kSrc_LITERAL)
+      return SrcKind::Literal;
+   if (sel == kSrc_PV)
+      return SrcKind::PV;
+   if (sel == kSrc_PS)
+      return SrcKind::PS;
+   for (const SrcInlineInfo &info : kSrcInline) {
+      if (info.sel == sel && (info.chips >> chip_index(cls)) & 1)
+         return SrcKind::Inline;
+   }
+   return SrcKind::Unknown;
+}
+
+/* Sets 0/1 sit at 128/160, sets 2/3 (Evergreen) at 256/288, 32 each. */
+unsigned src_kcache_set(unsigned sel) { return sel < 256 ? (sel - 128) / 32 : 2 + (sel - 256) / 32; }
+unsigned src_kcache_index(unsigned sel) { return sel % 32; }
+
+AluSrc src_kcache(unsigned set, unsigned index, unsigned chan)
+{
+   unsigned base = set < 2 ? kSrcKCACHE0First + 32 * set : kSrcKCACHE2First + 32 * (set - 2);
+   return AluSrc{static_cast<uint16_t>(base + index), static_cast<uint8_t>(chan), false, false,
+                 false};
+}
+
 std::string_view alu_op_name(AluOp op) { return alu_op_info(op).name; }
 std::string_view fetch_op_name(FetchOp op) { return fetch_op_info(op).name; }
 std::string_view cf_op_name(CfOp op) { return cf_op_info(op).name; }

@@ -232,6 +232,39 @@ struct Program {
    bool operator==(const Program &) const = default;
 };
 
+/* ---- Helpers for code that builds or inspects programs ------------------ */
+
+/* What an ALU source selector names on a chip class. */
+enum class SrcKind : uint8_t {
+   Gpr, ClauseTemp, KCache, ConstFile, Param, Inline, Literal, PV, PS, Unknown
+};
+SrcKind src_kind(ChipClass cls, unsigned sel);
+/* kcache set (0-3) of a KCache selector, and the constant index within it. */
+unsigned src_kcache_set(unsigned sel);
+unsigned src_kcache_index(unsigned sel);
+
+inline AluSrc src_gpr(unsigned gpr, unsigned chan, bool neg = false, bool abs = false)
+{
+   return AluSrc{static_cast<uint16_t>(gpr), static_cast<uint8_t>(chan), neg, abs, false};
+}
+/* set 0/1 on every chip, 2/3 on Evergreen+ (needs alu_ext on the clause). */
+AluSrc src_kcache(unsigned set, unsigned index, unsigned chan);
+inline AluSrc src_inline(AluSrcSel sel) { return AluSrc{static_cast<uint16_t>(sel), 0, false, false, false}; }
+inline AluSrc src_literal(unsigned index)
+{
+   return AluSrc{kSrc_LITERAL, static_cast<uint8_t>(index), false, false, false};
+}
+inline AluSrc src_param(unsigned index, unsigned chan)
+{
+   return AluSrc{static_cast<uint16_t>(kSrcPARAMFirst + index), static_cast<uint8_t>(chan), false,
+                 false, false};
+}
+
+/* Writes the predicate (PRED_SET*, with or without push). */
+inline bool alu_writes_pred(AluOp op) { return alu_op_info(op).flags & (AF_PRED | AF_PRED_PUSH); }
+/* Occupies all four vector slots (DOT4, CUBE, MAX4, Cayman MULLO_INT, ...). */
+inline bool alu_is_reduction(ChipClass cls, AluOp op) { return alu_slots(cls, op) & kSlot4; }
+
 /* Number of CF slots (word pairs) an instruction takes. */
 inline unsigned cf_slots(const CfInstr &cf) { return cf.alu_ext ? 2 : 1; }
 /* Literal count a group needs: 1 + the highest LITERAL chan used (0 = none). */

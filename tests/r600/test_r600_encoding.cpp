@@ -345,3 +345,160 @@ TEST(R600Encoding, FieldOverflowIsReported)
 }
 
 } // namespace
+
+namespace {
+
+/* Operand forms the corpus rarely or never shows: relative and clause-temp
+ * registers, kcache sets 2/3 with an index mode, omod, predication, Param,
+ * literals, fetch offsets/LOD bias, instance fetch, bursts. */
+Program special_operands()
+{
+   Program p;
+   p.chip = ChipClass::Evergreen;
+   CfInstr alu_cf;
+   alu_cf.op = CfOp::ALU;
+   alu_cf.alu_ext = true;
+   alu_cf.kcache[0] = {0, 1, 0, 0};
+   alu_cf.kcache[2] = {2, 1, 1, 0};
+   alu_cf.kcache[3] = {3, 2, 4, 1};
+   AluGroup g;
+   AluInstr a = alu(AluOp::MOV, kSlotX, 5, 0, true, {src_gpr(1, 1, true, true)});
+   a.dst.rel = true;
+   g.instrs.push_back(a);
+   AluInstr b = alu(AluOp::ADD, kSlotY, 2, 1, true, {src_kcache(2, 3, 2), src_kcache(3, 31, 3)});
+   b.dst.clamp = true;
+   b.dst.omod = 1;
+   g.instrs.push_back(b);
+   g.instrs.push_back(alu(AluOp::MUL, kSlotZ, 125, 2, true, {src_gpr(124, 0), src_inline(kSrc_0_5)}));
+   AluInstr d = alu(AluOp::MOV, kSlotW, 3, 3, true, {src_inline(kSrc_PS)});
+   d.pred_sel = 2;
+   g.instrs.push_back(d);
+   AluInstr e = alu(AluOp::RECIP_IEEE, kSlotT, 4, 0, true, {src_inline(kSrc_PV)});
+   e.bank_swizzle = 3;
+   g.instrs.push_back(e);
+   alu_cf.groups.push_back(g);
+   AluGroup g2;
+   AluSrc neg_lit = src_literal(1);
+   neg_lit.neg = true;
+   g2.instrs.push_back(alu(AluOp::MULADD, kSlotX, 6, 0, true, {src_literal(0), src_gpr(7, 0), neg_lit}));
+   AluInstr h = alu(AluOp::PRED_SETGT, kSlotY, 0, 1, false, {src_param(2, 1), src_inline(kSrc_0)});
+   h.update_pred = true;
+   h.update_exec_mask = true;
+   g2.instrs.push_back(h);
+   g2.literals = {0x3f800000, 0xc0000000};
+   alu_cf.groups.push_back(g2);
+   p.cf.push_back(alu_cf);
+
+   CfInstr tex;
+   tex.op = CfOp::TEX;
+   TexInstr t;
+   t.op = FetchOp::SAMPLE_L;
+   t.dst_gpr = 9;
+   t.src_gpr = 10;
+   t.src_sel = {0, 1, 2, kSel0};
+   t.resource_id = 3;
+   t.sampler_id = 2;
+   t.offset = {1, -2, 0};
+   t.lod_bias = 5;
+   t.coord_type = {false, false, true, true};
+   tex.fetches.push_back(t);
+   p.cf.push_back(tex);
+
+   CfInstr vtx;
+   vtx.op = CfOp::VTX;
+   VtxInstr v;
+   v.dst_gpr = 11;
+   v.src_gpr = 12;
+   v.src_sel_x = 1;
+   v.offset = 16;
+   v.fetch_type = 1;
+   v.mega_fetch_count = 15;
+   v.mega_fetch = true;
+   v.data_format = 35;
+   v.num_format_all = 2;
+   v.format_comp_all = true;
+   vtx.fetches.push_back(v);
+   p.cf.push_back(vtx);
+
+   CfInstr jump;
+   jump.op = CfOp::JUMP;
+   jump.target = 5;
+   jump.pop_count = 2;
+   jump.cond = 1;
+   p.cf.push_back(jump);
+   CfInstr param = export_done(2, 3, 13, false);
+   param.op = CfOp::EXPORT;
+   param.exp.burst_count = 2;
+   p.cf.push_back(param);
+   CfInstr pixel = export_done(0, 0, 2, true);
+   pixel.barrier = false;
+   p.cf.push_back(pixel);
+   return p;
+}
+
+} // namespace
+
+TEST(R600Encoding, SpecialOperandsListing)
+{
+   const std::vector<uint32_t> want_words = {
+      0x4C800400, 0xB0001006, 0x40000007, 0xA01C0000, 0x00000010, 0x80400000, 0x00000012,
+      0x80800000, 0x00000006, 0x82800102, 0xC006C003, 0x94C10688, 0xC0010000, 0x15200688,
+      0x00001401, 0x10A00C91, 0x01A7E903, 0xA0400030, 0x001F807C, 0x4FA00090, 0x400000FF,
+      0x60600C90, 0x800000FE, 0x008C4310, 0x0000E0FD, 0x00C294FD, 0x801F05C2, 0x2000108C,
+      0x3F800000, 0xC0000000, 0x00000000, 0x00000000, 0x000A0311, 0xC0AD1009, 0x888103C1,
+      0x00000000, 0x3D0C0020, 0x68CD100B, 0x00080010, 0x00000000,
+   };
+   sbcc::Diagnostics diag;
+   auto words = assemble(special_operands(), diag);
+   ASSERT_TRUE(words) << diag.str();
+   EXPECT_EQ(*words, want_words);
+   auto text = disassemble(*words, ChipClass::Evergreen, diag);
+   ASSERT_TRUE(text) << diag.str();
+   std::vector<std::string> want = {
+      "0000 4C800400 B0001006  ALU_EXT",
+      "0002 40000007 A01C0000  ALU 8 @14 KC0[CB0:0-16] KC2[CB2:16-32] KC3[CB3:64-96 CF_INDEX_0]",
+      " 0014 00001401 10A00C91     1 x:     MOV                    R[5+AR].x,  -|R1.y|",
+      " 0016 01A7E903 A0400030       y:     ADD*2_sat              R2.y,  KC2[3].z, KC3[31].w",
+      " 0018 001F807C 4FA00090       z:     MUL                    T1.z,  T0.x, 0.5",
+      " 0020 400000FF 60600C90       w:   0 MOV                    R3.w,  PS",
+      " 0022 800000FE 008C4310       t:     RECIP_IEEE             R4.x,  PV.x      BS:3",
+      " 0024 0000E0FD 00C294FD     2 x:     MULADD                 R6.x,  [0x3F800000 1.000000], "
+      "R7.x, -[0xC0000000 -2.000000]",
+      " 0026 801F05C2 2000108C       y:MP   PRED_SETGT             __.y,  Param2, 0",
+      " 0028 3F800000                                               1.000000 (1065353216)",
+      " 0029 C0000000                                               -2.000000 (-1073741824)",
+      "0004 00000010 80400000  TEX 1 @32",
+      " 0032 000A0311 C0AD1009 888103C1   SAMPLE_L       R9.xyzw, R10.xyz0,  RID:3, SID:2  LB:5 "
+      "CT:UUNN OX:1 OY:-2",
+      "0006 00000012 80800000  VTX 1 @36",
+      " 0036 3D0C0020 68CD100B 00080010   VFETCH         R11.xyzw, R12.y +16b,  RID:0 INSTANCE "
+      "MFC:15 UCF:0 FMT(DTA:35 NUM:2 COMP:1 MODE:0)",
+      "0008 00000006 82800102  JUMP @12 CND:1 POP:2",
+      "0010 C006C003 94C10688  EXPORT             PARAM 3-4   R13-14.xyzw  ES:3",
+      "0012 C0010000 15200688  EXPORT_DONE        PIXEL 0     R2.xyzw      ES:3 NO_BARRIER EOP",
+   };
+   EXPECT_EQ(test::listing_lines(*text), want);
+}
+
+TEST(R600Encoding, SourceKinds)
+{
+   EXPECT_EQ(src_kind(ChipClass::Evergreen, 5), SrcKind::Gpr);
+   EXPECT_EQ(src_kind(ChipClass::Evergreen, 127), SrcKind::ClauseTemp);
+   EXPECT_EQ(src_kind(ChipClass::R700, 170), SrcKind::KCache);
+   EXPECT_EQ(src_kind(ChipClass::Evergreen, 300), SrcKind::KCache);
+   EXPECT_EQ(src_kind(ChipClass::R700, 300), SrcKind::ConstFile);
+   EXPECT_EQ(src_kind(ChipClass::Cayman, 450), SrcKind::Param);
+   EXPECT_EQ(src_kind(ChipClass::R600, 450), SrcKind::ConstFile);
+   EXPECT_EQ(src_kind(ChipClass::R600, kSrc_LITERAL), SrcKind::Literal);
+   EXPECT_EQ(src_kind(ChipClass::R600, kSrc_M_1_INT), SrcKind::Inline);
+   EXPECT_EQ(src_kind(ChipClass::R600, kSrc_TIME_LO), SrcKind::Unknown);
+   EXPECT_EQ(src_kind(ChipClass::Evergreen, kSrc_TIME_LO), SrcKind::Inline);
+   EXPECT_EQ(src_kind(ChipClass::Evergreen, 400), SrcKind::Unknown);
+   EXPECT_EQ(src_kcache_set(src_kcache(3, 7, 0).sel), 3u);
+   EXPECT_EQ(src_kcache_index(src_kcache(3, 7, 0).sel), 7u);
+   EXPECT_EQ(src_kcache_set(src_kcache(1, 31, 0).sel), 1u);
+   EXPECT_TRUE(alu_writes_pred(AluOp::PRED_SETE_PUSH_INT));
+   EXPECT_FALSE(alu_writes_pred(AluOp::SETE));
+   EXPECT_TRUE(alu_is_reduction(ChipClass::Cayman, AluOp::MULLO_UINT));
+   EXPECT_FALSE(alu_is_reduction(ChipClass::Evergreen, AluOp::MULLO_UINT));
+}
