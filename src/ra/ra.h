@@ -211,8 +211,10 @@ class InterferenceGraph {
 
    /* The spillable, non-precoloured node with the highest benefit/cost,
     * where benefit is how much colouring pressure its removal takes off its
-    * neighbours (sum of q(class(m), class(n)) / p(class(m))).  kNoNode when
-    * no node may be spilled. */
+    * neighbours (sum of q(class(m), class(n)) / p(class(m))).  After a
+    * failed allocate() only nodes in the q-core (those simplify could not
+    * remove) are considered, since spilling any other leaves the problem
+    * unchanged.  kNoNode when no node may be spilled. */
    unsigned get_best_spill_node() const;
 
  private:
@@ -240,6 +242,9 @@ class InterferenceGraph {
    mutable bool dirty_ = false;
    std::vector<unsigned> uncoloured_;
    std::vector<unsigned> rr_next_; /* per class, round-robin start position */
+   /* Nodes left when simplify first got stuck in the last allocate(). */
+   std::vector<uint8_t> in_core_;
+   bool core_valid_ = false;
    bool round_robin_ = false;
    uint64_t search_budget_ = kDefaultSearchBudget;
    AllocStats stats_;

@@ -303,6 +303,13 @@ InterferenceGraph::simplify(std::vector<unsigned> &stack)
          stats_.simplified++;
          continue;
       }
+      /* First time stuck: what is left is the graph's q-core, the part the
+       * p/q test cannot take apart whatever order it works in. */
+      if (!core_valid_) {
+         core_valid_ = true;
+         for (unsigned i = 0; i < n; i++)
+            in_core_[i] = !removed[i];
+      }
       while (!heap.empty()) {
          std::pop_heap(heap.begin(), heap.end(), worse);
          Entry e = heap.back();
@@ -470,6 +477,8 @@ InterferenceGraph::allocate()
       }
    }
    rr_next_.assign(regs_.num_classes(), 0);
+   in_core_.assign(nodes_.size(), 0);
+   core_valid_ = false;
 
    std::vector<unsigned> stack;
    simplify(stack);
@@ -486,14 +495,26 @@ InterferenceGraph::get_best_spill_node() const
    if (!regs_.finalized() || regs_.num_classes() == 0)
       return kNoNode;
    normalize();
+   /* Spilling a node outside the q-core leaves the core, and so the stuck
+    * point of simplify, exactly as it was; only core nodes, and pressure on
+    * core neighbours, count.  Without a core (no failed allocate() yet, or
+    * nothing spillable in it) every node is a candidate. */
+   bool use_core = core_valid_ && in_core_.size() == nodes_.size();
+   if (use_core) {
+      bool any = false;
+      for (unsigned n = 0; n < nodes_.size() && !any; n++)
+         any = in_core_[n] && !nodes_[n].precoloured && spillable(nodes_[n].spill_cost);
+      use_core = any;
+   }
    unsigned best = kNoNode;
    double best_score = -1.0;
    for (unsigned n = 0; n < nodes_.size(); n++) {
-      if (nodes_[n].precoloured || !spillable(nodes_[n].spill_cost))
+      if (nodes_[n].precoloured || !spillable(nodes_[n].spill_cost) ||
+          (use_core && !in_core_[n]))
          continue;
       double benefit = 0.0;
       for (unsigned m : adj_[n]) {
-         if (nodes_[m].precoloured)
+         if (nodes_[m].precoloured || (use_core && !in_core_[m]))
             continue;
          unsigned cm = nodes_[m].cls;
          benefit += double(regs_.q(cm, nodes_[n].cls)) / double(regs_.p(cm));

@@ -155,8 +155,9 @@ TEST(RaAlloc, PrecolouredNodeForcesOthersAround)
    add_clique(full, {0, 1, 2, 4});
    full.cost = {100.0f, 50.0f, 50.0f, 50.0f, 50.0f};
    EXPECT_FALSE(alloc_and_check(t, full, &ig));
-   /* Node 2 also has node 3 as a neighbour, so spilling it helps most. */
-   EXPECT_EQ(ig->get_best_spill_node(), 2u);
+   /* Node 3 is trivially colourable, so node 2's edge to it does not count:
+    * the three free clique members tie and the lowest index wins. */
+   EXPECT_EQ(ig->get_best_spill_node(), 1u);
 }
 
 TEST(RaAlloc, Vc4PrecolouredR4AndClasses)
@@ -333,23 +334,51 @@ TEST(RaAlloc, SpillNodeByCost)
 
 TEST(RaAlloc, SpillNodeByBenefit)
 {
-   /* Same costs: the node whose removal relieves most neighbours wins. */
+   /* Same costs, nobody trivially colourable: the node whose removal
+    * relieves most neighbours (node 2, degree 7) wins. */
+   Target t = make_flat(4);
+   GraphSpec g;
+   add_nodes(g, 0, 8);
+   add_clique(g, iota_vec(0, 5));
+   for (auto [a, b] : std::vector<std::pair<unsigned, unsigned>>{
+           {5, 2}, {5, 3}, {5, 4}, {5, 0}, {6, 2}, {6, 3}, {6, 5}, {6, 1},
+           {7, 2}, {7, 5}, {7, 6}, {7, 4}})
+      g.edges.emplace_back(a, b);
+   std::unique_ptr<InterferenceGraph> ig;
+   ASSERT_FALSE(alloc_and_check(t, g, &ig));
+   EXPECT_GE(ig->stats().optimistic, 1u);
+   EXPECT_EQ(ig->get_best_spill_node(), 2u);
+
+   /* Spilling it (dropping its edges) leaves a colourable graph. */
+   GraphSpec rest = g;
+   std::erase_if(rest.edges, [](auto e) { return e.first == 2 || e.second == 2; });
+   EXPECT_TRUE(alloc_and_check(t, rest));
+   EXPECT_TRUE(brute_force_colourable(t.model, rest));
+}
+
+TEST(RaAlloc, SpillNodeComesFromTheCore)
+{
+   /* A 5-clique in 4 registers, with nodes 5 and 6 hanging off node 2.
+    * Those two are trivially colourable, so they are not part of the
+    * problem: after allocate() they do not make node 2 look more useful to
+    * spill, and the tie in the clique goes to the lowest index. */
    Target t = make_flat(4);
    GraphSpec g;
    add_nodes(g, 0, 7);
    add_clique(g, iota_vec(0, 5));
    g.edges.emplace_back(2, 5);
    g.edges.emplace_back(2, 6);
+   auto fresh = make_graph(*t.regs, g);
+   /* Before any allocate() there is no core: all neighbours count. */
+   EXPECT_EQ(fresh->get_best_spill_node(), 2u);
    std::unique_ptr<InterferenceGraph> ig;
    ASSERT_FALSE(alloc_and_check(t, g, &ig));
-   EXPECT_EQ(ig->get_best_spill_node(), 2u);
+   EXPECT_EQ(ig->get_best_spill_node(), 0u);
 
-   /* Spilling it (dropping the node) makes the rest colourable. */
-   GraphSpec rest;
-   add_nodes(rest, 0, 6);
-   add_clique(rest, {0, 1, 2, 3});
-   rest.edges.emplace_back(4, 5);
-   EXPECT_TRUE(alloc_and_check(t, rest));
+   /* If nothing in the core may be spilled, the search widens again. */
+   g.cost = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 2.0f};
+   ASSERT_FALSE(alloc_and_check(t, g, &ig));
+   EXPECT_EQ(ig->get_best_spill_node(), 5u);
 }
 
 TEST(RaAlloc, SelectHintsAndRoundRobin)

@@ -201,65 +201,130 @@ TEST(RaRandom, IntervalGraphsOnTargetsAreValid)
    EXPECT_GE(failures, 5u);
 }
 
-TEST(RaRandom, SpillLoopConverges)
+/* Interval graph of n values, value i live from about 2i for up to
+ * max_len slots. */
+static std::vector<Interval>
+shader_like_intervals(Rng &rng, unsigned n, unsigned max_len)
 {
-   /* The backend loop: allocate, spill the suggested value (here: drop its
-    * live range, as if it lived in memory), rebuild, retry. */
+   std::vector<Interval> ivs;
+   for (unsigned node = 0; node < n; node++) {
+      uint32_t start = 2 * node + rng(4);
+      ivs.push_back({node, start, start + 1 + rng(max_len)});
+   }
+   return ivs;
+}
+
+/* The backend loop: allocate, spill the suggested value (here: drop its live
+ * range, as if it lived in memory), rebuild, retry.  Returns the number of
+ * spills, or ~0u if it did not converge or produced an invalid result. */
+static unsigned
+spill_loop(const Target &t, const std::vector<Interval> &ivs, const std::vector<unsigned> &cls,
+           const std::vector<float> &cost)
+{
+   const unsigned n = unsigned(ivs.size());
+   std::vector<bool> spilled(n, false);
+   for (unsigned rounds = 0; rounds < n; rounds++) {
+      InterferenceGraph ig(*t.regs, n);
+      std::vector<Interval> live;
+      for (unsigned node = 0; node < n; node++) {
+         ig.set_node_class(node, cls[node]);
+         ig.set_spill_cost(node, spilled[node] ? 0.0f : cost[node]);
+         if (!spilled[node])
+            live.push_back(ivs[node]);
+      }
+      ig.build_from_live_intervals(live);
+      if (ig.allocate()) {
+         GraphSpec g;
+         g.cls = cls;
+         g.precolour.assign(n, kNoReg);
+         for (unsigned a = 0; a < n; a++)
+            for (unsigned b = a + 1; b < n; b++)
+               if (!spilled[a] && !spilled[b] && ivs[a].start < ivs[b].end &&
+                   ivs[b].start < ivs[a].end)
+                  g.edges.emplace_back(a, b);
+         std::string err = validate(t.model, g, regs_of(ig));
+         EXPECT_EQ(err, "");
+         return err.empty() ? rounds : ~0u;
+      }
+      unsigned victim = ig.get_best_spill_node();
+      if (victim >= n || spilled[victim])
+         return ~0u;
+      spilled[victim] = true;
+   }
+   return ~0u;
+}
+
+/* Fewest values to drop so that at most k intervals overlap anywhere:
+ * sweeping by start and dropping the live interval that ends last whenever
+ * more than k are live is optimal for interval graphs. */
+static unsigned
+min_interval_spills(const std::vector<Interval> &ivs, unsigned k)
+{
+   std::vector<unsigned> order(ivs.size());
+   for (unsigned i = 0; i < order.size(); i++)
+      order[i] = i;
+   std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+      return ivs[a].start != ivs[b].start ? ivs[a].start < ivs[b].start : a < b;
+   });
+   std::vector<unsigned> active;
+   unsigned spills = 0;
+   for (unsigned i : order) {
+      std::erase_if(active, [&](unsigned a) { return ivs[a].end <= ivs[i].start; });
+      active.push_back(i);
+      if (active.size() > k) {
+         active.erase(std::max_element(active.begin(), active.end(), [&](unsigned a, unsigned b) {
+            return ivs[a].end < ivs[b].end;
+         }));
+         spills++;
+      }
+   }
+   return spills;
+}
+
+TEST(RaRandom, SpillLoopNearOptimalOnIntervals)
+{
+   /* One class of 68 independent registers: the spill count can be compared
+    * with the exact optimum.  Spilling only from the q-core keeps it close
+    * (Mesa-style whole-graph benefit needed up to 2.6x here). */
+   Target t = make_vc4();
+   unsigned total = 0, total_min = 0;
+   for (uint64_t seed = 1; seed <= 6; seed++) {
+      Rng rng(seed * 65537);
+      const unsigned n = 400;
+      std::vector<Interval> ivs = shader_like_intervals(rng, n, 300);
+      std::vector<unsigned> cls(n, kVc4Any);
+      std::vector<float> cost(n, 1.0f);
+      unsigned spills = spill_loop(t, ivs, cls, cost);
+      unsigned best = min_interval_spills(ivs, t.regs->p(kVc4Any));
+      ASSERT_NE(spills, ~0u) << "seed " << seed;
+      EXPECT_GE(spills, best) << "seed " << seed;
+      EXPECT_LE(spills, 2 * best) << "seed " << seed;
+      total += spills;
+      total_min += best;
+   }
+   RecordProperty("spills", int(total));
+   RecordProperty("optimal_spills", int(total_min));
+}
+
+TEST(RaRandom, SpillLoopConvergesWithClassesAndCosts)
+{
    Target t = make_vc4();
    for (uint64_t seed = 1; seed <= 6; seed++) {
       Rng rng(seed * 65537);
       const unsigned n = 400;
-      std::vector<Interval> ivs;
+      std::vector<Interval> ivs = shader_like_intervals(rng, n, 300);
       std::vector<unsigned> cls;
       std::vector<float> cost;
-      for (unsigned node = 0; node < n; node++) {
-         uint32_t start = 2 * node + rng(4);
-         ivs.push_back({node, start, start + 1 + rng(300)});
+      for (unsigned i = 0; i < n; i++) {
          cls.push_back(rng(4) == 0 ? unsigned(kVc4AOnly) : unsigned(kVc4Any));
          cost.push_back(float(1 + rng(20)));
       }
-      std::vector<bool> spilled(n, false);
-      unsigned rounds = 0;
-      for (;;) {
-         InterferenceGraph ig(*t.regs, n);
-         std::vector<Interval> live;
-         for (unsigned node = 0; node < n; node++) {
-            ig.set_node_class(node, cls[node]);
-            ig.set_spill_cost(node, spilled[node] ? 0.0f : cost[node]);
-            if (!spilled[node])
-               live.push_back(ivs[node]);
-         }
-         ig.build_from_live_intervals(live);
-         if (ig.allocate()) {
-            GraphSpec g;
-            g.cls = cls;
-            g.precolour.assign(n, kNoReg);
-            for (unsigned a = 0; a < n; a++)
-               for (unsigned b = a + 1; b < n; b++)
-                  if (!spilled[a] && !spilled[b] && ivs[a].start < ivs[b].end &&
-                      ivs[b].start < ivs[a].end)
-                     g.edges.emplace_back(a, b);
-            ASSERT_EQ(validate(t.model, g, regs_of(ig)), "") << "seed " << seed;
-            break;
-         }
-         unsigned victim = ig.get_best_spill_node();
-         ASSERT_LT(victim, n) << "seed " << seed;
-         ASSERT_FALSE(spilled[victim]) << "seed " << seed;
-         spilled[victim] = true;
-         ASSERT_LT(++rounds, n) << "seed " << seed;
-      }
-      /* At the busiest point at least max_live - 68 values cannot be in
-       * registers; the heuristic should not be wildly above that. */
-      unsigned max_live = 0;
-      for (uint32_t p = 0; p < 2 * n + 304; p++) {
-         unsigned live = 0;
-         for (const Interval &iv : ivs)
-            live += iv.start <= p && p < iv.end;
-         max_live = std::max(max_live, live);
-      }
-      ASSERT_GT(max_live, 68u) << "seed " << seed;
-      EXPECT_GE(rounds, max_live - 68) << "seed " << seed;
-      EXPECT_LT(rounds, n / 3) << "seed " << seed;
+      unsigned spills = spill_loop(t, ivs, cls, cost);
+      ASSERT_NE(spills, ~0u) << "seed " << seed;
+      /* Classes only add constraints, so the class-free optimum is a lower
+       * bound; costs make it trade count for cheaper values. */
+      EXPECT_GE(spills, min_interval_spills(ivs, 68)) << "seed " << seed;
+      EXPECT_LT(spills, n / 4) << "seed " << seed;
    }
 }
 
