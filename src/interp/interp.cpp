@@ -345,6 +345,7 @@ struct GroupState {
       switch (s.file) {
       case File::Temporary: return &temp(l, int32_t(idx));
       case File::Address: return &addr(l, int32_t(idx));
+      case File::Output: return &out(l, int32_t(idx));
       case File::Immediate: return &sh->immediates[size_t(idx)];
       case File::Input: {
          const auto &v = lanes[l]->inputs;

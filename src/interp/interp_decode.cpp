@@ -98,6 +98,7 @@ struct Decoder {
       case File::Immediate:
       case File::SystemValue:
       case File::Address:
+      case File::Output:
          break;
       default:
          error(s.loc, "source file " + std::string(file_name(s.file)) +

@@ -276,6 +276,10 @@ TEST(InterpModifiers, SwizzleWriteMaskOverlap)
                           "MOV OUT[0], TEMP[0]\nEND\n",
                     {f4(1, 2, 3, 4)}),
              f4(3, 3, 7, 7));
+   /* Outputs can be read back. */
+   EXPECT_EQ(r.run1(pre + "MOV OUT[0], IN[0]\nADD OUT[0].y, OUT[0].xxxx, OUT[0].wwww\nEND\n",
+                    {f4(1, 2, 3, 4)}),
+             f4(1, 5, 3, 4));
    /* DP3 with a write mask: the replicated scalar lands in written channels. */
    EXPECT_EQ(r.run1(pre + "DP3 OUT[0].xz, IN[0], IN[0]\nEND\n", {f4(1, 2, 3, 4)}),
              f4(14, 0, 14, 0));
