@@ -1,0 +1,418 @@
+"""ARB_vertex_program / ARB_fragment_program tests.  The programs are written
+out here by hand; expected colours are worked out from the ARB specs'
+definitions with the small Python expressions beside each test (the window is
+250x250; `draw rect tex -1 -1 2 2 0 0 1 1` gives texcoord 0 = (s, t, 0, 1)
+with s = (x + 0.5) / 250 at pixel x)."""
+import math
+
+from common import write_test, fmt_val
+
+W = 250.0
+
+
+def s_of(p):
+    return (p + 0.5) / W
+
+
+def probe(x, y, col):
+    return 'probe rgba %d %d %s' % (x, y, ' '.join(fmt_val(c) for c in col))
+
+
+def probe_all(col):
+    return 'probe all rgba ' + ' '.join(fmt_val(c) for c in col)
+
+
+def test(name, comment, vp, fp, cmds, require=()):
+    sections = [('require', '\n'.join(['GL >= 1.3'] + list(require)))]
+    if vp:
+        sections.append(('vertex program', vp.strip() + '\n'))
+    if fp:
+        sections.append(('fragment program', fp.strip() + '\n'))
+    return write_test(name, comment, sections, ['clear color 0.2 0.4 0.6 0.8', 'clear'] + cmds)
+
+
+VP_REQ = ('GL_ARB_vertex_program',)
+FP_REQ = ('GL_ARB_fragment_program',)
+BOTH = VP_REQ + FP_REQ
+
+FP_COLOR = '''!!ARBfp1.0
+MOV result.color, fragment.color;
+END'''
+
+
+def clamp01(v):
+    return min(1.0, max(0.0, v))
+
+
+def generate():
+    files = []
+
+    vp = '''!!ARBvp1.0
+PARAM mvp[4] = { state.matrix.mvp };
+DP4 result.position.x, mvp[0], vertex.position;
+DP4 result.position.y, mvp[1], vertex.position;
+DP4 result.position.z, mvp[2], vertex.position;
+DP4 result.position.w, mvp[3], vertex.position;
+MAD result.color, vertex.position, {0.004, 0.004, 0.5, 0.0}, {0.0, 0.0, 0.25, 1.0};
+END'''
+    pts = [(50, 200), (3, 3), (240, 120), (125, 10)]
+    files.append(test('arb-vp-mvp-ortho', 'state.matrix.mvp with `ortho` maps window-pixel vertex\n'
+                      'positions to clip space; the colour is the position / 250.', vp, FP_COLOR,
+                      ['ortho', 'draw rect 0 0 250 250'] +
+                      [probe(x, y, (s_of(x), s_of(y), 0.25, 1.0)) for x, y in pts], BOTH))
+
+    vp = '''!!ARBvp1.0
+DP4 result.position.x, state.matrix.mvp.row[0], vertex.position;
+DP4 result.position.y, state.matrix.mvp.row[1], vertex.position;
+DP4 result.position.z, state.matrix.mvp.row[2], vertex.position;
+DP4 result.position.w, state.matrix.mvp.row[3], vertex.position;
+MOV result.color, {0.25, 0.5, 0.75, 1.0};
+END'''
+    files.append(test('arb-vp-mvp-rows', 'state.matrix.mvp.row[n] bindings with `ortho`: a 100x50\n'
+                      'rectangle at (20, 30) in window pixels; outside keeps the clear colour.',
+                      vp, FP_COLOR,
+                      ['ortho', 'draw rect 20 30 100 50',
+                       probe(20, 30, (0.25, 0.5, 0.75, 1)), probe(119, 79, (0.25, 0.5, 0.75, 1)),
+                       probe(70, 55, (0.25, 0.5, 0.75, 1)),
+                       probe(19, 50, (0.2, 0.4, 0.6, 0.8)), probe(120, 50, (0.2, 0.4, 0.6, 0.8)),
+                       probe(50, 29, (0.2, 0.4, 0.6, 0.8)), probe(50, 80, (0.2, 0.4, 0.6, 0.8))],
+                      BOTH))
+
+    vp = '''!!ARBvp1.0
+OPTION ARB_position_invariant;
+MOV result.color, {0.75, 0.5, 0.25, 1.0};
+END'''
+    files.append(test('arb-vp-position-invariant', 'OPTION ARB_position_invariant: the fixed-function transform\n'
+                      '(here `ortho`) positions a 60x200 rectangle at (150, 20).', vp, FP_COLOR,
+                      ['ortho', 'draw rect 150 20 60 200',
+                       probe(150, 20, (0.75, 0.5, 0.25, 1)), probe(209, 219, (0.75, 0.5, 0.25, 1)),
+                       probe(149, 100, (0.2, 0.4, 0.6, 0.8)), probe(210, 100, (0.2, 0.4, 0.6, 0.8)),
+                       probe(180, 220, (0.2, 0.4, 0.6, 0.8)), probe(180, 19, (0.2, 0.4, 0.6, 0.8))],
+                      BOTH))
+
+    vp = '''!!ARBvp1.0
+PARAM e0 = program.env[0];
+PARAM l1 = program.local[1];
+MOV result.position, vertex.position;
+MAD result.color, e0, l1, program.env[2];
+END'''
+    e0, l1, e2 = (0.5, 0.25, 1.0, 0.5), (0.5, 2.0, 0.25, 1.0), (0.125, 0.25, 0.5, 0.25)
+    files.append(test('arb-vp-env-local', 'program.env and program.local parameters set with `parameter`:\n'
+                      'color = env[0] * local[1] + env[2].', vp, FP_COLOR,
+                      ['parameter env_vp 0 (0.5, 0.25, 1.0, 0.5)',
+                       'parameter local_vp 1 (0.5, 2.0, 0.25, 1.0)',
+                       'parameter env_vp 2 (0.125, 0.25, 0.5, 0.25)',
+                       'draw rect -1 -1 2 2',
+                       probe_all([a * b + c for a, b, c in zip(e0, l1, e2)])], BOTH))
+
+    vp = '''!!ARBvp1.0
+PARAM c = {0.25, 0.75, 0.5, 0.125};
+TEMP a, b;
+MOV result.position, vertex.position;
+SWZ a, c, 0, 1, -x, y;
+SWZ b, -c, w, -z, -1, x;
+ADD a, a, b;
+MAD result.color, a, 0.25, 0.5;
+END'''
+    c = (0.25, 0.75, 0.5, 0.125)
+    a = (0.0, 1.0, -c[0], c[1])
+    b = (-c[3], c[2], -1.0, -c[0])   # SWZ of -c: w -> -c.w, -z -> c.z, -1, x -> -c.x
+    files.append(test('arb-vp-swz', 'SWZ with 0/1 constants and per-component negation, also on a\n'
+                      'negated source: (0, 1, -x, y) + (-c).(w, -z, -1, x).', vp, FP_COLOR,
+                      ['draw rect -1 -1 2 2', probe_all([(p + q) * 0.25 + 0.5 for p, q in zip(a, b)])],
+                      BOTH))
+
+    vp = '''!!ARBvp1.0
+TEMP r;
+MOV result.position, vertex.position;
+XPD r.xyz, {0.5, 0.25, 1.0, 0.0}, {0.25, 1.0, 0.5, 0.0};
+MOV r.w, 1.0;
+MAD result.color, r, {0.5, 0.5, 0.5, 0.0}, {0.5, 0.5, 0.5, 1.0};
+END'''
+    u, v = (0.5, 0.25, 1.0), (0.25, 1.0, 0.5)
+    x = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    files.append(test('arb-vp-xpd', 'XPD cross product (w is undefined, so it is masked off).', vp, FP_COLOR,
+                      ['draw rect -1 -1 2 2', probe_all([k * 0.5 + 0.5 for k in x] + [1.0])], BOTH))
+
+    vp = '''!!ARBvp1.0
+TEMP l1, l2;
+MOV result.position, vertex.position;
+LIT l1, {0.5, 0.5, 0.0, 2.0};
+LIT l2, {-0.5, 0.75, 0.0, 2.0};
+MUL l1, l1, 0.5;
+MAD result.color, l2, 0.25, l1;
+END'''
+    l1 = (1.0, 0.5, 0.5 ** 2, 1.0)
+    l2 = (1.0, 0.0, 0.0, 1.0)
+    files.append(test('arb-vp-lit', 'LIT with positive and negative diffuse terms: 0.5 lit1 + 0.25 lit2.',
+                      vp, FP_COLOR, ['draw rect -1 -1 2 2',
+                                     probe_all([p * 0.5 + q * 0.25 for p, q in zip(l1, l2)])], BOTH))
+
+    vp = '''!!ARBvp1.0
+MOV result.position, vertex.position;
+DST result.color, {9.0, 2.0, 0.75, 9.0}, {9.0, 0.25, 9.0, 0.5};
+END'''
+    files.append(test('arb-vp-dst', 'DST: (1, a.y * b.y, a.z, b.w).', vp, FP_COLOR,
+                      ['draw rect -1 -1 2 2', probe_all((1.0, 0.5, 0.75, 0.5))], BOTH))
+
+    vp = '''!!ARBvp1.0
+PARAM x = 2.75;
+TEMP e;
+MOV result.position, vertex.position;
+EXP e, x.x;
+MUL result.color, e, {0.125, 1.0, 0.125, 0.5};
+END'''
+    files.append(test('arb-vp-exp', 'EXP of 2.75: (2^2, 0.75, ~2^2.75, 1) scaled by (1/8, 1, 1/8, 1/2).',
+                      vp, FP_COLOR, ['draw rect -1 -1 2 2',
+                                     probe_all((4 / 8, 0.75, 2 ** 2.75 / 8, 0.5))], BOTH))
+
+    vp = '''!!ARBvp1.0
+PARAM x = {-12.0, 0.0, 0.0, 0.0};
+TEMP l;
+MOV result.position, vertex.position;
+LOG l, x.x;
+MUL result.color, l, {0.25, 0.5, 0.25, 0.5};
+END'''
+    files.append(test('arb-vp-log', 'LOG of |-12|: (3, 1.5, ~log2 12, 1) scaled by (1/4, 1/2, 1/4, 1/2).',
+                      vp, FP_COLOR, ['draw rect -1 -1 2 2',
+                                     probe_all((0.75, 0.75, math.log2(12) / 4, 0.5))], BOTH))
+
+    rows = ['{%s}' % ', '.join(fmt_val(v) for v in (i * 0.125 + 0.0625, 1 - i * 0.125, 0.5, 1.0))
+            for i in range(6)]
+    vp = '''!!ARBvp1.0
+PARAM arr[6] = { %s };
+ADDRESS A0;
+MOV result.position, vertex.position;
+ARL A0.x, program.env[0].x;
+MOV result.color, arr[A0.x + 1];
+ARL A0.x, program.env[0].y;
+MOV result.texcoord[0], arr[A0.x + 2];
+END''' % ',\n                 '.join(rows)
+    fp = '''!!ARBfp1.0
+MOV result.color.x, fragment.color.x;
+MOV result.color.y, fragment.texcoord[0].x;
+MOV result.color.z, fragment.color.y;
+MOV result.color.w, 1.0;
+END'''
+    files.append(test('arb-vp-arl', 'ARL (floor) into A0.x indexing a PARAM array: env[0].x = 2.7\n'
+                      'reads arr[3]; env[0].y = -0.5 floors to -1 and reads arr[1].', vp, fp,
+                      ['parameter env_vp 0 (2.7, -0.5, 0, 0)', 'draw rect -1 -1 2 2',
+                       probe_all((3 * 0.125 + 0.0625, 1 * 0.125 + 0.0625, 1 - 3 * 0.125, 1.0))], BOTH))
+
+    vp = '''!!ARBvp1.0
+MOV result.position, vertex.position;
+MOV result.color, vertex.color;
+MAD result.texcoord[0], vertex.texcoord[0], 0.5, 0.25;
+END'''
+    fp = '''!!ARBfp1.0
+ADD result.color, fragment.color, fragment.texcoord[0];
+END'''
+    files.append(test('arb-vp-attribs', 'vertex.color and vertex.texcoord[0] from the `color` and\n'
+                      '`texcoord 0` commands.', vp, fp,
+                      ['color 0.25 0.125 0.5 0.25', 'texcoord 0 (0.5, 1.0, 0.0, 0.75)', 'draw rect -1 -1 2 2',
+                       probe_all((0.25 + 0.5, 0.125 + 0.75, 0.5 + 0.25, 0.25 + 0.625))], BOTH))
+
+    vp = '''!!ARBvp1.0
+MOV result.position, vertex.position;
+MAD result.texcoord[3], vertex.position, {0.5, 0.5, 0, 0}, {0.5, 0.5, 0.25, 1};
+MOV result.color.secondary, {0.125, 0.25, 0.375, 0.5};
+MOV result.color, {0.5, 0.25, 0.125, 1.0};
+END'''
+    fp = '''!!ARBfp1.0
+TEMP t;
+MUL t, fragment.texcoord[3], 0.5;
+ADD t.xy, t, fragment.color.secondary;
+MOV t.z, fragment.color.primary.x;
+MOV result.color, t;
+END'''
+    pts = [(10, 10), (200, 40), (60, 230), (125, 125)]
+    files.append(test('arb-vp-fp-varyings', 'result.texcoord[3], result.color.secondary and\n'
+                      'result.color reach the fragment program under their own names.', vp, fp,
+                      ['draw rect -1 -1 2 2'] +
+                      [probe(x, y, (s_of(x) * 0.5 + 0.125, s_of(y) * 0.5 + 0.25, 0.5, 0.5))
+                       for x, y in pts], BOTH))
+
+    # Fragment programs over the fixed-function vertex stage.
+    fp = '''!!ARBfp1.0
+MUL result.color, fragment.color, {2.0, 1.0, 0.5, 1.0};
+END'''
+    files.append(test('arb-fp-color', 'Fragment program alone: fragment.color is the current `color`.',
+                      None, fp, ['color 0.25 0.5 0.75 1', 'draw rect -1 -1 2 2',
+                                 probe_all((0.5, 0.5, 0.375, 1.0))], FP_REQ))
+
+    quads = [((60, 60), (1, 0, 0, 1)), ((190, 60), (0, 1, 0, 1)), ((60, 190), (0, 0, 1, 1)),
+             ((190, 190), (1, 1, 1, 1))]
+    fp = '''!!ARBfp1.0
+TEX result.color, fragment.texcoord[0], texture[0], 2D;
+END'''
+    files.append(test('arb-fp-tex', 'TEX 2D of the rgbw texture with texcoords from `draw rect tex`.',
+                      None, fp, ['texture rgbw 0 (8, 8)', 'draw rect tex -1 -1 2 2 0 0 1 1'] +
+                      [probe(x, y, c) for (x, y), c in quads], FP_REQ))
+
+    fp = '''!!ARBfp1.0
+TEMP t;
+MUL t, fragment.texcoord[0], {2.0, 2.0, 0.0, 2.0};
+TXP result.color, t, texture[0], 2D;
+END'''
+    files.append(test('arb-fp-txp', 'TXP divides by q: (2s, 2t, 0, 2) projects back to (s, t).',
+                      None, fp, ['texture rgbw 0 (8, 8)', 'draw rect tex -1 -1 2 2 0 0 1 1'] +
+                      [probe(x, y, c) for (x, y), c in quads], FP_REQ))
+
+    fp = '''!!ARBfp1.0
+TEMP t;
+MOV t, fragment.texcoord[0];
+MUL t.w, t.x, 4.0;
+FLR t.w, t.w;
+ADD t.w, t.w, 5.0;
+TXB result.color, t, texture[0], 2D;
+END'''
+    files.append(test('arb-fp-txb', 'TXB on the miptree with bias 5 + floor(4 s): LOD -4.97 + bias\n'
+                      'picks levels 0..3 (red, green, blue, white) in four bands.', None, fp,
+                      ['texture miptree 0', 'draw rect tex -1 -1 2 2 0 0 1 1',
+                       probe(30, 125, (1, 0, 0, 1)), probe(90, 20, (0, 1, 0, 1)),
+                       probe(160, 230, (0, 0, 1, 1)), probe(220, 125, (1, 1, 1, 1))], FP_REQ))
+
+    fp = '''!!ARBfp1.0
+TEMP t;
+SUB t, fragment.texcoord[0], {0.5, 0.25, 0.0, 0.0};
+KIL t;
+MOV result.color, {0.0, 1.0, 0.0, 1.0};
+END'''
+    kept, clear = (0, 1, 0, 1), (0.2, 0.4, 0.6, 0.8)
+    files.append(test('arb-fp-kil', 'KIL discards where any component of (s - 0.5, t - 0.25, 0, 1)\n'
+                      'is negative; discarded pixels keep the clear colour.', None, fp,
+                      ['draw rect tex -1 -1 2 2 0 0 1 1',
+                       probe(30, 30, clear), probe(30, 200, clear), probe(200, 30, clear),
+                       probe(200, 200, kept), probe(130, 70, kept), probe(120, 200, clear)], FP_REQ))
+
+    fp = '''!!ARBfp1.0
+TEMP d;
+SUB d, fragment.texcoord[0].xyxy, {0.5, 0.5, 0.25, 0.75};
+CMP result.color, d, {0.25, 0.25, 0.25, 0.25}, {0.75, 0.75, 0.75, 0.75};
+END'''
+
+    def cmp_col(x, y):
+        d = (s_of(x) - 0.5, s_of(y) - 0.5, s_of(x) - 0.25, s_of(y) - 0.75)
+        return [0.25 if k < 0 else 0.75 for k in d]
+    pts = [(20, 20), (100, 100), (150, 20), (20, 220), (240, 240), (100, 230)]
+    files.append(test('arb-fp-cmp', 'CMP picks src1 where src0 < 0: four thresholds on (s, t).', None, fp,
+                      ['draw rect tex -1 -1 2 2 0 0 1 1'] + [probe(x, y, cmp_col(x, y)) for x, y in pts],
+                      FP_REQ))
+
+    fp = '''!!ARBfp1.0
+LRP result.color, fragment.texcoord[0].xxxy, {1.0, 0.0, 0.25, 1.0}, {0.0, 0.5, 1.0, 0.5};
+END'''
+
+    def lrp_col(x, y):
+        w = (s_of(x),) * 3 + (s_of(y),)
+        a, b = (1.0, 0.0, 0.25, 1.0), (0.0, 0.5, 1.0, 0.5)
+        return [k * p + (1 - k) * q for k, p, q in zip(w, a, b)]
+    pts = [(0, 0), (125, 60), (249, 249), (60, 180)]
+    files.append(test('arb-fp-lrp', 'LRP with per-pixel weights (s, s, s, t).', None, fp,
+                      ['draw rect tex -1 -1 2 2 0 0 1 1'] + [probe(x, y, lrp_col(x, y)) for x, y in pts],
+                      FP_REQ))
+
+    fp = '''!!ARBfp1.0
+TEMP a, r;
+MAD a, fragment.texcoord[0].x, 3.0, -1.0;
+SCS r.xy, a.x;
+MAD result.color.xy, r, 0.5, 0.5;
+MOV result.color.zw, {0.0, 0.0, 0.25, 1.0};
+END'''
+
+    def scs_col(x):
+        ang = s_of(x) * 3.0 - 1.0
+        return (math.cos(ang) * 0.5 + 0.5, math.sin(ang) * 0.5 + 0.5, 0.25, 1.0)
+    files.append(test('arb-fp-scs', 'SCS: (cos a, sin a) of a = 3 s - 1, shown as 0.5 v + 0.5.', None, fp,
+                      ['draw rect tex -1 -1 2 2 0 0 1 1'] + [probe(x, 100, scs_col(x))
+                                                             for x in (0, 60, 125, 190, 249)], FP_REQ))
+
+    vp = '''!!ARBvp1.0
+MOV result.position, vertex.position;
+MAD result.fogcoord.x, vertex.position.x, 0.5, 0.5;
+MOV result.color, vertex.color;
+END'''
+    fp = '''!!ARBfp1.0
+OPTION ARB_fog_linear;
+MOV result.color, fragment.color;
+END'''
+
+    def fog_col(x):
+        f = clamp01((1.0 - s_of(x)) / (1.0 - 0.0))   # default fog start 0, end 1
+        c = (0.8, 0.4, 1.0, 0.6)
+        return [f * k for k in c[:3]] + [c[3]]      # default fog colour 0; alpha untouched
+    files.append(test('arb-fp-fog-linear', 'OPTION ARB_fog_linear with GL default fog state (start 0,\n'
+                      'end 1, colour 0): f = 1 - fogcoord, fogcoord = s from the vertex\n'
+                      'program; rgb = f * colour, alpha unchanged.', vp, fp,
+                      ['color 0.8 0.4 1.0 0.6', 'draw rect -1 -1 2 2'] +
+                      [probe(x, 77, fog_col(x)) for x in (0, 50, 125, 200, 249)], BOTH))
+
+    fp = '''!!ARBfp1.0
+PARAM half = 0.5;
+TEMP a, b, r;
+MOV a, {4.0, 0.25, 2.75, -1.5};
+RSQ r.x, a.x;
+POW r.y, a.y, half.x;
+FRC r.z, a.z;
+FLR b.x, a.w;
+EX2 b.y, a.w;
+LG2 b.z, a.x;
+DP3 b.w, a, {0.25, 1.0, 0.0, 9.0};
+MAD r.w, b.x, 0.125, 0.5;
+ADD r.x, r.x, b.y;
+ADD r.y, r.y, b.w;
+MUL r.z, r.z, b.z;
+MUL result.color, r, {0.5, 0.5, 0.5, 1.0};
+END'''
+    a = (4.0, 0.25, 2.75, -1.5)
+    r = [1 / math.sqrt(a[0]) + 2 ** a[3], a[1] ** 0.5 + (a[0] * 0.25 + a[1]), (a[2] % 1.0) * math.log2(a[0]),
+         math.floor(a[3]) * 0.125 + 0.5]
+    files.append(test('arb-fp-alu', 'Fragment-program RSQ, POW, FRC, FLR, EX2, LG2, DP3, MAD, ADD,\n'
+                      'MUL on constants, with scalar source replication.', None, fp,
+                      ['draw rect -1 -1 2 2', probe_all([k * m for k, m in zip(r, (0.5, 0.5, 0.5, 1.0))])],
+                      FP_REQ))
+
+    fp = '''!!ARBfp1.0
+TEMP a, b, c;
+MOV a, {1.5, -0.5, 0.25, 0.75};
+ADD_SAT b, a, 0.5;
+MAD_SAT c, a, -a, a;
+MOV_SAT a, -a.wzyx;
+MAD c, a, 0.25, c;
+MAD result.color, b, 0.5, c;
+END'''
+    av = (1.5, -0.5, 0.25, 0.75)
+    b = [clamp01(k + 0.5) for k in av]
+    c = [clamp01(k * -k + k) for k in av]
+    a2 = [clamp01(-k) for k in av[::-1]]
+    out = [p * 0.5 + (q * 0.25 + r) for p, q, r in zip(b, a2, c)]
+    assert all(0.0 <= v <= 1.0 for v in out)
+    files.append(test('arb-fp-sat', '_SAT on ADD, MAD and MOV, the last on a negated swizzle.', None, fp,
+                      ['draw rect -1 -1 2 2', probe_all(out)], FP_REQ))
+
+    fp = '''!!ARBfp1.0
+PARAM e = program.env[3];
+PARAM l = program.local[2];
+TEMP t;
+MUL t, e.wzyx, -l;
+ADD result.color, t, {1.0, 1.0, 1.0, 1.0};
+END'''
+    e, l = (0.25, 0.5, 0.75, 1.0), (0.5, 1.0, 0.25, 0.75)
+    files.append(test('arb-fp-params', 'program.env[3] and program.local[2] in a fragment program, with\n'
+                      'swizzle and negation: 1 - e.wzyx * l.', None, fp,
+                      ['parameter env_fp 3 (0.25, 0.5, 0.75, 1.0)', 'parameter local_fp 2 (0.5, 1.0, 0.25, 0.75)',
+                       'draw rect -1 -1 2 2',
+                       probe_all([1 - p * q for p, q in zip(e[::-1], l)])], FP_REQ))
+
+    vp = '''!!ARBvp1.0
+MOV result.position, vertex.position;
+MAD result.texcoord[0], vertex.position, {1.0, 1.0, 0.0, 0.0}, {1.0, 1.0, 0.0, 2.0};
+END'''
+    fp = '''!!ARBfp1.0
+TXP result.color, fragment.texcoord[0], texture[0], 2D;
+END'''
+    files.append(test('arb-vp-fp-txp', 'Vertex program emits (x + 1, y + 1, 0, 2); TXP in the fragment\n'
+                      'program divides by q = 2 to get the rgbw quadrants.', vp, fp,
+                      ['texture rgbw 0 (8, 8)', 'draw rect -1 -1 2 2'] +
+                      [probe(x, y, c) for (x, y), c in quads], BOTH))
+    return files
