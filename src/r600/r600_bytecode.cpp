@@ -238,6 +238,14 @@ AluSrc src_kcache(unsigned set, unsigned index, unsigned chan)
                  false};
 }
 
+std::optional<unsigned> kcache_constant(const KCacheLock &lock, unsigned index)
+{
+   unsigned size = lock.mode == 1 ? 16 : lock.mode == 2 ? 32 : 0;
+   if (index >= size)
+      return std::nullopt;
+   return lock.addr * 16u + index;
+}
+
 std::string_view alu_op_name(AluOp op) { return alu_op_info(op).name; }
 std::string_view fetch_op_name(FetchOp op) { return fetch_op_info(op).name; }
 std::string_view cf_op_name(CfOp op) { return cf_op_info(op).name; }

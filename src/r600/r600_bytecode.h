@@ -260,6 +260,12 @@ inline AluSrc src_param(unsigned index, unsigned chan)
                  false, false};
 }
 
+/* Constant-buffer element a kcache selector reads through a clause's lock:
+ * lock.addr * 16 + index, when the lock covers it (16 constants for mode 1,
+ * 32 for mode 2).  Mode 3 (loop-index relative) needs the loop index and
+ * mode 0 locks nothing: nullopt. */
+std::optional<unsigned> kcache_constant(const KCacheLock &lock, unsigned index);
+
 /* Writes the predicate (PRED_SET*, with or without push). */
 inline bool alu_writes_pred(AluOp op) { return alu_op_info(op).flags & (AF_PRED | AF_PRED_PUSH); }
 /* Occupies all four vector slots (DOT4, CUBE, MAX4, Cayman MULLO_INT, ...). */

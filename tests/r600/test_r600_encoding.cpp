@@ -497,6 +497,11 @@ TEST(R600Encoding, SourceKinds)
    EXPECT_EQ(src_kcache_set(src_kcache(3, 7, 0).sel), 3u);
    EXPECT_EQ(src_kcache_index(src_kcache(3, 7, 0).sel), 7u);
    EXPECT_EQ(src_kcache_set(src_kcache(1, 31, 0).sel), 1u);
+   EXPECT_EQ(kcache_constant({1, 1, 3, 0}, 5), 53u);
+   EXPECT_EQ(kcache_constant({1, 1, 3, 0}, 16), std::nullopt);
+   EXPECT_EQ(kcache_constant({1, 2, 3, 0}, 31), 79u);
+   EXPECT_EQ(kcache_constant({1, 0, 3, 0}, 0), std::nullopt);
+   EXPECT_EQ(kcache_constant({1, 3, 3, 0}, 0), std::nullopt);
    EXPECT_TRUE(alu_writes_pred(AluOp::PRED_SETE_PUSH_INT));
    EXPECT_FALSE(alu_writes_pred(AluOp::SETE));
    EXPECT_TRUE(alu_is_reduction(ChipClass::Cayman, AluOp::MULLO_UINT));
