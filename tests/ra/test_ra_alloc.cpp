@@ -375,10 +375,46 @@ TEST(RaAlloc, SpillNodeComesFromTheCore)
    ASSERT_FALSE(alloc_and_check(t, g, &ig));
    EXPECT_EQ(ig->get_best_spill_node(), 0u);
 
+   /* The nodes select could not colour come first: cheapest per degree is
+    * pushed optimistically first, so it is the one left without a
+    * register. */
+   g.cost = {3.0f, 2.0f, 4.0f, 5.0f, 6.0f, 1.0f, 1.0f};
+   ASSERT_FALSE(alloc_and_check(t, g, &ig));
+   ASSERT_EQ(std::vector<unsigned>(ig->uncoloured_nodes().begin(), ig->uncoloured_nodes().end()),
+             (std::vector<unsigned>{1}));
+   EXPECT_EQ(ig->get_best_spill_node(), 1u);
+
    /* If nothing in the core may be spilled, the search widens again. */
    g.cost = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 2.0f};
    ASSERT_FALSE(alloc_and_check(t, g, &ig));
    EXPECT_EQ(ig->get_best_spill_node(), 5u);
+}
+
+TEST(RaAlloc, SpillFallsBackToCoreWhenUncolouredAreFixedCost)
+{
+   /* Classes: 0 = four registers, 1 = register 0 only.  Nodes 1 and 2 both
+    * need register 0 and may not be spilled; node 0 (class 0, spillable)
+    * interferes with them and with the 3-clique 3, 4, 5. */
+   RegSet rs(4);
+   unsigned wide = rs.add_class("wide");
+   rs.add_range_to_class(wide, 0, 4);
+   unsigned r0 = rs.add_class("r0");
+   rs.add_reg_to_class(r0, 0);
+   ASSERT_TRUE(rs.finalize());
+   InterferenceGraph ig(rs, 6);
+   ig.set_node_class(1, r0);
+   ig.set_node_class(2, r0);
+   ig.set_spill_cost(1, 0.0f);
+   ig.set_spill_cost(2, 0.0f);
+   for (auto [a, b] : std::vector<std::pair<unsigned, unsigned>>{
+           {1, 2}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}, {3, 4}, {3, 5}, {4, 5}})
+      ig.add_interference(a, b);
+   ASSERT_FALSE(ig.allocate());
+   EXPECT_EQ(std::vector<unsigned>(ig.uncoloured_nodes().begin(), ig.uncoloured_nodes().end()),
+             (std::vector<unsigned>{1}));
+   /* 3, 4 and 5 were simplified before the allocator got stuck, so the
+    * only spillable core node is 0. */
+   EXPECT_EQ(ig.get_best_spill_node(), 0u);
 }
 
 TEST(RaAlloc, SelectHintsAndRoundRobin)
