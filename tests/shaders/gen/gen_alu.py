@@ -204,7 +204,7 @@ def make(op, stage='fs', name=None):
                                       '' if stage == 'fs' else '-vs')
     desc = ', '.join('%s %s' % (t, [hex(v) if t != 'f' and abs(v) > 255 else v for v in vals_])
                      for t, vals_ in srcs)
-    comment = ('TGSI %s in the %s shader on four lanes of immediates:\n  %s\n'
+    comment = ('TGSI %s in the %s shader, four lanes of immediates.\nInputs: %s\n'
                'raw result %s, shown as result * %s + %s%s.' %
                (op, 'fragment' if stage == 'fs' else 'vertex', desc,
                 ['%.6g' % v for v in vals], fmt_float(scale), fmt_float(bias),

@@ -404,6 +404,36 @@ END'''
                        'draw rect -1 -1 2 2',
                        probe_all([1 - p * q for p, q in zip(e[::-1], l)])], FP_REQ))
 
+    shadow_pts = [((60, 60), 1), ((190, 60), 0), ((140, 190), 1), ((140, 60), 0), ((190, 190), 0),
+                  ((10, 10), 1)]
+    fp = '''!!ARBfp1.0
+OPTION ARB_fragment_program_shadow;
+TEMP t, r;
+MOV t, fragment.texcoord[0].xyyw;
+TEX r, t, texture[0], SHADOW2D;
+MOV result.color, {0.0, 0.25, 0.5, 1.0};
+MOV result.color.x, r.x;
+END'''
+    files.append(test('arb-fp-shadow2d', 'ARB_fragment_program_shadow: SHADOW2D with ref = t in .z,\n'
+                      'GREATER against the depth ramp x / 7 (as tex-shadow2d).', None, fp,
+                      ['texture shadow2D 0 (8, 8)', 'draw rect tex -1 -1 2 2 0 0 1 1'] +
+                      [probe(x, y, (r, 0.25, 0.5, 1.0)) for (x, y), r in shadow_pts],
+                      FP_REQ + ('GL_ARB_fragment_program_shadow',)))
+
+    fp = '''!!ARBfp1.0
+OPTION ARB_fragment_program_shadow;
+TEMP t, r;
+MUL t, fragment.texcoord[0].xyyw, {8.0, 8.0, 1.0, 1.0};
+TEX r, t, texture[0], SHADOWRECT;
+MOV result.color, {0.0, 0.25, 0.5, 1.0};
+MOV result.color.x, r.x;
+END'''
+    files.append(test('arb-fp-shadowrect', 'SHADOWRECT with unnormalised coordinates (8 s, 8 t), ref = t.',
+                      None, fp,
+                      ['texture shadowRect 0 (8, 8)', 'draw rect tex -1 -1 2 2 0 0 1 1'] +
+                      [probe(x, y, (r, 0.25, 0.5, 1.0)) for (x, y), r in shadow_pts],
+                      FP_REQ + ('GL_ARB_fragment_program_shadow', 'GL_ARB_texture_rectangle')))
+
     vp = '''!!ARBvp1.0
 MOV result.position, vertex.position;
 MAD result.texcoord[0], vertex.position, {1.0, 1.0, 0.0, 0.0}, {1.0, 1.0, 0.0, 2.0};

@@ -176,6 +176,34 @@ def generate():
                        ((140, 190), (1, 0.25, 0.5, 1)), ((140, 60), (0, 0.25, 0.5, 1)),
                        ((190, 190), (0, 0.25, 0.5, 1)), ((10, 10), (1, 0.25, 0.5, 1))]))
 
+    fs = std_fs()
+    sampler(fs, 0, 'SHADOWRECT')
+    fs.decl('TEMP[0..1]')
+    fs('MUL TEMP[0], IN[0].xyyw, %s' % fs.imm([8.0, 8.0, 1.0, 1.0]))   # unnormalised s, t
+    fs('TEX TEMP[1], TEMP[0], SAMP[0], SHADOWRECT')
+    fs('MOV TEMP[1].yzw, %s' % fs.imm([0.0, 0.25, 0.5, 1.0]))
+    fs('MOV OUT[0], TEMP[1]')
+    files.append(test('tex-shadowrect', 'SHADOWRECT: unnormalised coordinates (8 v.x, 8 v.y), ref = v.y,\n'
+                      'GREATER against depth column x / 7, as in tex-shadow2d.', std_vs(), fs,
+                      ['texture shadowRect 0 (8, 8)'],
+                      [((60, 60), (1, 0.25, 0.5, 1)), ((190, 60), (0, 0.25, 0.5, 1)),
+                       ((140, 190), (1, 0.25, 0.5, 1)), ((140, 60), (0, 0.25, 0.5, 1)),
+                       ((190, 190), (0, 0.25, 0.5, 1)), ((10, 10), (1, 0.25, 0.5, 1))]))
+
+    fs = std_fs()
+    sampler(fs, 0, 'SHADOW1D')
+    fs.decl('TEMP[0..1]')
+    fs('MOV TEMP[0], IN[0].xwyw')                 # s, unused, ref = v.y
+    fs('TEX TEMP[1], TEMP[0], SAMP[0], SHADOW1D')
+    fs('MOV TEMP[1].yzw, %s' % fs.imm([0.0, 0.25, 0.5, 1.0]))
+    fs('MOV OUT[0], TEMP[1]')
+    files.append(test('tex-shadow1d', 'SHADOW1D: s = v.x, ref = v.y in .z, GREATER against depth\n'
+                      'x / 7 of an 8-texel 1D depth texture (piglit syntax `texture shadow1D U (w)`).',
+                      std_vs(), fs, ['texture shadow1D 0 (8)'],
+                      [((60, 60), (1, 0.25, 0.5, 1)), ((190, 60), (0, 0.25, 0.5, 1)),
+                       ((140, 190), (1, 0.25, 0.5, 1)), ((140, 60), (0, 0.25, 0.5, 1)),
+                       ((190, 190), (0, 0.25, 0.5, 1)), ((10, 10), (1, 0.25, 0.5, 1))]))
+
     vs = Tgsi('VERT')
     vs.decl('IN[0]')
     vs.decl('OUT[0], POSITION')

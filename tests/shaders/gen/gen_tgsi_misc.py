@@ -225,8 +225,8 @@ def cf_tests():
     fs.code = [c.strip() for c in fs.code]
     pts = [(30, 20), (30, 200), (150, 20), (150, 100), (220, 100), (220, 220), (150, 220), (30, 100)]
     files.append(tgsi_test('cf-nested-if', 'Four levels of IF/ELSE nesting on per-pixel conditions\n'
-                           '(x > 0.5, y > 0.25, x > 0.75, y > 0.75); each pixel region takes\n'
-                           'a different path and leaves a different colour.', std_vs(), fs, pts))
+                           '(x > 0.5, y > 0.25, x > 0.75, y > 0.75; y > 0.125 in the outer ELSE);\neach pixel region takes'
+                           ' a different path and leaves a different colour.', std_vs(), fs, pts))
 
     fs = std_fs()
     fs.decl('TEMP[0..1]')
