@@ -10,9 +10,11 @@
  * texture of the matching kind (a depth texture for shadow targets) with
  * linear filtering and mipmaps.
  *
- * Output channels are compared exactly (bitwise) when their value comes from
- * integer-typed instructions (found by a simple dataflow over the shader),
- * otherwise with the float tolerance; NaN matches NaN.  Lanes killed on both
+ * Output channels are compared with the reference interpreter's tolerance
+ * classes (interp/compare.h: exact for integer results, relative float
+ * tolerance otherwise, wider when transcendental opcodes reach the channel;
+ * NaN matches NaN).  Builds without interp fall back to a local dataflow
+ * (exact for integer-typed results, 1e-4 relative otherwise).  Lanes killed on both
  * sides are not compared; a kill mismatch is a difference.
  *
  * May use: common, tgsi, texture, interp, runner.
