@@ -212,9 +212,10 @@ class InterferenceGraph {
    /* The spillable, non-precoloured node with the highest benefit/cost,
     * where benefit is how much colouring pressure its removal takes off its
     * neighbours (sum of q(class(m), class(n)) / p(class(m))).  After a
-    * failed allocate() only nodes in the q-core (those simplify could not
-    * remove) are considered, since spilling any other leaves the problem
-    * unchanged.  kNoNode when no node may be spilled. */
+    * failed allocate() the candidates are the uncoloured nodes, or failing
+    * that the q-core (the nodes simplify could not remove), since spilling
+    * any other leaves the problem unchanged; see docs/ra.md.  kNoNode when
+    * no node may be spilled. */
    unsigned get_best_spill_node() const;
 
  private:
