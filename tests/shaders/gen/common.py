@@ -142,7 +142,7 @@ class Pipeline:
 
     def shade(self, px, py):
         prog = self.fs.program()
-        if any(op in ('DDX', 'DDY') for op, _, _ in prog.ins):
+        if any(op.startswith('DD') for op, _, _ in prog.ins):
             x0, y0 = px & ~1, py & ~1
             ms = [self._fs_machine(x0 + dx, y0 + dy) for dy in (0, 1) for dx in (0, 1)]
             outs = run_quad(ms)

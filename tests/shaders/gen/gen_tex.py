@@ -204,6 +204,29 @@ def generate():
                        ((140, 190), (1, 0.25, 0.5, 1)), ((140, 60), (0, 0.25, 0.5, 1)),
                        ((190, 190), (0, 0.25, 0.5, 1)), ((10, 10), (1, 0.25, 0.5, 1))]))
 
+    fs = std_fs()
+    sampler(fs)
+    fs.decl('TEMP[0..2]')
+    fs('MUL TEMP[0], IN[0], %s' % fs.imm([64.0, 64.0, 0.0, 0.0]))
+    fs('TEX TEMP[1], TEMP[0], SAMP[0], 2D')
+    fs('TEX_LZ TEMP[2], TEMP[0], SAMP[0], 2D')
+    fs('LRP OUT[0], %s, TEMP[1], TEMP[2]' % fs.imm([0.75, 0.75, 0.75, 0.75]))
+    files.append(test('tex-lz', 'Coordinates 64 v give an implicit LOD of log2(64 / 250 * 8) = 1.03\n'
+                      '(level 1, green) for TEX, while TEX_LZ always samples level 0 (red):\n'
+                      'out = 0.75 TEX + 0.25 TEX_LZ.', std_vs(), fs, ['texture miptree 0'],
+                      [((30, 30), (0.25, 0.75, 0, 1)), ((200, 120), (0.25, 0.75, 0, 1))]))
+
+    fs = std_fs()
+    sampler(fs)
+    fs.decl('TEMP[0]')
+    fs('MUL TEMP[0], IN[0], %s' % fs.imm([8.0, 8.0, 0.0, 0.0]))
+    fs('F2I TEMP[0], TEMP[0]')
+    fs('MOV TEMP[0].w, %s.xxxx' % fs.imm([3, 0, 0, 0], 'INT32'))   # ignored by TXF_LZ
+    fs('TXF_LZ OUT[0], TEMP[0], SAMP[0], 2D')
+    files.append(test('tex-txf-lz', 'TXF_LZ fetches texel (floor(8 v.x), floor(8 v.y)) at level 0 of\n'
+                      'the rgbw texture (a .w of 3 must not be read as a LOD).', std_vs(), fs,
+                      ['texture rgbw 0 (8, 8)'], QUADS))
+
     vs = Tgsi('VERT')
     vs.decl('IN[0]')
     vs.decl('OUT[0], POSITION')
@@ -230,4 +253,15 @@ def generate():
                        'texture checkerboard 1 0 (8, 8) (0, 1, 0, 1) (0, 0, 0, 0)'],
                       [((60, 60), (0.75, 0.25, 0, 1)), ((190, 60), (0, 0.75, 0, 0.75)),
                        ((60, 190), (0, 0, 0.75, 0.75)), ((190, 190), (0.75, 1, 0.75, 1))]))
+    fs = std_fs()
+    fs.decl('CONST[0][0]')
+    fs.decl('CONST[1][0..1]')
+    fs('MAD OUT[0], CONST[1][0], CONST[0][0], CONST[1][1]')
+    vs = std_vs()
+    files.append(test('tgsi-const-buffer1', 'Constant buffer 1 (`constant 1 N (...)`) next to buffer 0\n'
+                      '(`uniform vec4 0`): CONST[1][0] * CONST[0][0] + CONST[1][1].', vs, fs,
+                      ['uniform vec4 0 0.5 2.0 0.25 1.0', 'constant 1 0 (0.5, 0.25, 2.0, 0.5)',
+                       'constant 1 1 (0.125, 0.25, 0.25, 0.25)'],
+                      [((125, 125), (0.5 * 0.5 + 0.125, 2.0 * 0.25 + 0.25, 0.25 * 2.0 + 0.25,
+                                     1.0 * 0.5 + 0.25))]))
     return files

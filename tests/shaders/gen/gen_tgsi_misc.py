@@ -684,3 +684,102 @@ def varying_tests():
 
 def generate():
     return chan_tests() + modifier_tests() + cf_tests() + indirect_tests() + varying_tests()
+
+
+def extra_tests():
+    files = []
+    # RET inside an IF ends the shader for those pixels only; what was written stays.
+    fs = std_fs()
+    fs.decl('TEMP[0]')
+    k = fs.imm([0.5, 0.25, 0.75, 1.0])
+    fs('MOV OUT[0], %s.yyyw' % k)
+    fs('SLT TEMP[0].x, IN[0].xxxx, %s.xxxx' % k)
+    fs('IF TEMP[0].xxxx')
+    fs('MOV OUT[0].x, %s.zzzz' % k)
+    fs('RET')
+    fs('ENDIF')
+    fs('MOV OUT[0].y, %s.zzzz' % k)
+    fs('SLT TEMP[0].y, IN[0].yyyy, %s.xxxx' % k)
+    fs('IF TEMP[0].yyyy')
+    fs('RET')
+    fs('ENDIF')
+    fs('MOV OUT[0].z, %s.xxxx' % k)
+    files.append(tgsi_test('cf-ret', 'RET inside IF ends the shader for the left half (red 0.75);\n'
+                           'the right half continues (green 0.75), and a second RET stops the\n'
+                           'bottom-right quarter before blue is set.', std_vs(), fs,
+                           [(30, 30), (30, 200), (200, 30), (200, 200)]))
+
+    fs = std_fs()
+    fs.decl('TEMP[0..2]')
+    k = fs.imm([1.0, 0.0, 0.0625, 16.0])
+    fs('MUL TEMP[0].x, IN[0].xxxx, %s.wwww' % k)       # limit 0..16
+    fs('MOV TEMP[1], %s.yyyy' % k)
+    fs('BGNLOOP')
+    fs('SLT TEMP[2].x, TEMP[1].xxxx, TEMP[0].xxxx')
+    fs('IF TEMP[2].xxxx')
+    fs('ADD TEMP[1].x, TEMP[1].xxxx, %s.xxxx' % k)
+    fs('ELSE')
+    fs('BRK')
+    fs('ENDIF')
+    fs('ENDLOOP')
+    fs('MUL TEMP[1].x, TEMP[1].xxxx, %s.zzzz' % k)
+    fs('MOV TEMP[1].yzw, %s.yyyx' % k)
+    fs('MOV OUT[0], TEMP[1]')
+    files.append(tgsi_test('cf-brk-in-else', 'BRK in the ELSE arm: count up while i < 16 v.x, so the result\n'
+                           'is ceil(16 v.x) / 16 per pixel.', std_vs(), fs,
+                           [(3, 3), (40, 100), (100, 10), (170, 220), (248, 248)]))
+
+    fs = std_fs()
+    fs.decl('TEMP[0..2]')
+    k = fs.imm([1.0, 0.0, 0.125, 0.625])
+    fs('MOV TEMP[1], %s.yyyy' % k)
+    fs('BGNLOOP')
+    fs('SGE TEMP[2].x, TEMP[1].xxxx, %s' % fs.imm([6.0] * 4))
+    fs('IF TEMP[2].xxxx')
+    fs('BRK')
+    fs('ENDIF')
+    fs('MUL TEMP[0].x, TEMP[1].xxxx, %s.zzzz' % k)       # i / 8
+    fs('ADD TEMP[0].x, -TEMP[0].xxxx, -IN[0].xxxx')       # -i/8 - v.x
+    fs('ADD TEMP[0].x, TEMP[0].xxxx, %s' % fs.imm([0.8] * 4))
+    fs('KILL_IF TEMP[0].xxxx')
+    fs('ADD TEMP[1].x, TEMP[1].xxxx, %s.xxxx' % k)
+    fs('ENDLOOP')
+    fs('MOV OUT[0], %s.yxwx' % k)
+    files.append(tgsi_test('cf-kill-in-loop', 'KILL_IF inside a 6-iteration loop: a pixel dies in the first\n'
+                           'iteration with 0.8 - i/8 - v.x < 0, at different iterations for\n'
+                           'different pixels; only v.x <= 0.175 survives all 6 and writes green.',
+                           std_vs(), fs, [(10, 10), (40, 100), (60, 200), (100, 200), (160, 100),
+                                          (180, 30), (230, 230)],
+                           clear=(0.2, 0.4, 0.6, 0.8)))
+
+    # Mesa's glsl_to_tgsi writes float constants as UINT32 bit patterns.
+    fs = std_fs()
+    fs.decl('TEMP[0]')
+    fl = fs.imm([0x3e800000, 0x3f000000, 0xbe000000, 0x40000000], 'UINT32')   # .25 .5 -.125 2
+    ni = fs.imm([-3, 5, -1, 7], 'INT32')
+    fs('MUL TEMP[0], %s, %s.wwww' % (fl, fl))                  # (.5, 1, -.25, 4)
+    fs('I2F TEMP[0].w, %s.xxxx' % ni)                          # -3
+    fs('MAD OUT[0], TEMP[0], %s.xxxx, %s.yyyy' % (fl, fl))
+    files.append(tgsi_test('tgsi-imm-types', 'Float arithmetic on UINT32 immediates holding float bits (as\n'
+                           'Mesa emits them) and I2F of a negative INT32 immediate.', std_vs(), fs, 'all'))
+
+    fs = std_fs()
+    fs.decl('TEMP[0]')
+    k = fs.imm([25.0, 0.5, 3.0, -2.0])
+    fs('MUL TEMP[0], IN[0], %s.zwzw' % k)                     # (3x, -2y, 0, -2)
+    fs('DDX_FINE TEMP[0].x, TEMP[0].xxxx')
+    fs('DDY_FINE TEMP[0].y, TEMP[0].yyyy')
+    fs('DDX_FINE TEMP[0].z, IN[0].yyyy')
+    fs('DDY_FINE TEMP[0].w, IN[0].xxxx')
+    fs('MAD OUT[0], TEMP[0], %s.xxxx, %s.yyyy' % (k, k))
+    files.append(tgsi_test('tgsi-ddx-ddy-fine', 'DDX_FINE/DDY_FINE of 3 v.x (0.012), -2 v.y (-0.008) and the\n'
+                           'cross terms (0); shown as 25 d + 0.5.', std_vs(), fs,
+                           [(10, 10), (11, 11), (125, 124), (240, 31)]))
+    return files
+
+
+_generate_base = generate
+
+
+def generate():  # noqa: F811
+    return _generate_base() + extra_tests()

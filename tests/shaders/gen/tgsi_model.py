@@ -365,6 +365,7 @@ class Machine:
         self.pc = 0
         self.iters = 0
         self.quad = None
+        self.dd_result = None
         # Optional perturbation of every float result, used to check that a
         # generated long shader is insensitive to rounding differences.
         self.noise = None
@@ -435,12 +436,18 @@ class Machine:
             nxt = pc + 1
             if op == 'END' or op == 'RET':
                 return False
-            elif op in ('DDX', 'DDY'):
+            elif op in ('DDX', 'DDY', 'DDX_FINE', 'DDY_FINE'):
                 # GL convention: d/dx = right - left, d/dy = upper - lower,
                 # from the quad peers run in lockstep (quad = [bl, br, tl, tr]).
+                if self.dd_result is not None:
+                    # Precomputed by run_quad before any quad member wrote.
+                    self.store(a[0], self.dd_result, 'f', sat)
+                    self.dd_result = None
+                    self.pc = nxt
+                    return True
                 q = self.quad
                 me = q.index(self)
-                if op == 'DDX':
+                if op.startswith('DDX'):
                     lo, hi = q[me & 2], q[(me & 2) + 1]
                 else:
                     lo, hi = q[me & 1], q[(me & 1) + 2]
@@ -529,6 +536,19 @@ def run_quad(machines):
         pcs = set(m.pc for m, l in zip(machines, live) if l)
         if len(pcs) != 1:
             raise RuntimeError('quad diverged; derivatives undefined')
+        pc = pcs.pop()
+        if pc < len(machines[0].p.ins) and machines[0].p.ins[pc][0].startswith('DD'):
+            op, _, a = machines[0].p.ins[pc]
+            res = []
+            for me, m in enumerate(machines):
+                if op.startswith('DDX'):
+                    lo, hi = machines[me & 2], machines[(me & 2) + 1]
+                else:
+                    lo, hi = machines[me & 1], machines[(me & 1) + 2]
+                va, vb = lo.fetch(a[1], 'f'), hi.fetch(a[1], 'f')
+                res.append([y - x for x, y in zip(va, vb)])
+            for m, r in zip(machines, res):
+                m.dd_result = r
         for i, m in enumerate(machines):
             if live[i]:
                 live[i] = m.step()
