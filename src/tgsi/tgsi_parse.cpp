@@ -62,9 +62,9 @@ std::optional<File> file_from_name(std::string_view w)
 
 std::optional<TextureTarget> target_from_name(std::string_view w)
 {
-   /* UNKNOWN is what tgsi_dump prints for "no target"; it is not a target
-    * anyone can sample with, so it is not accepted. */
-   for (unsigned t = 1; t < static_cast<unsigned>(TextureTarget::Count); t++)
+   /* UNKNOWN included: tgsi_text accepts it, and print_tgsi writes it for
+    * an instruction or view whose target was never set. */
+   for (unsigned t = 0; t < static_cast<unsigned>(TextureTarget::Count); t++)
       if (keyword_equals(w, texture_target_name(static_cast<TextureTarget>(t))))
          return static_cast<TextureTarget>(t);
    return std::nullopt;
@@ -307,7 +307,6 @@ bool Parser::parse_header(LineCursor &c)
 bool Parser::parse_property(LineCursor &c)
 {
    c.skip_ws();
-   SourceLoc name_loc = loc(c);
    std::string_view name = c.word();
    if (name.empty())
       return unexpected(c, "property name");
@@ -404,9 +403,19 @@ bool Parser::parse_property(LineCursor &c)
       ok = numeric();
       break;
    }
-   (void)name_loc;
    if (!ok)
       return false;
+   if (prop.property == Property::Other) {
+      /* tgsi_dump prints some properties with several values
+       * ("NAME a, b, c"); an unknown one keeps all of its text. */
+      c.skip_ws();
+      std::string_view rest = c.text().substr(c.pos());
+      while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r'))
+         rest.remove_suffix(1);
+      for (char ch : rest)
+         prop.value_text += to_upper(ch);
+      c.set_pos(c.text().size());
+   }
    if (!expect_end(c))
       return false;
    shader_.properties.push_back(std::move(prop));
@@ -520,6 +529,7 @@ bool Parser::parse_declaration(LineCursor &c, SourceLoc start)
     * mean the semantic before and the interpolation mode after. */
    enum Phase { kNone, kArray, kLocal, kSemantic, kInterp, kLocation, kInvariant };
    int phase = kNone;
+   bool have_view = false;
    while (c.accept(',')) {
       c.skip_ws();
       size_t wstart = c.pos();
@@ -554,6 +564,7 @@ bool Parser::parse_declaration(LineCursor &c, SourceLoc start)
             return false;
          }
          d.view_target = *t;
+         have_view = true;
          if (!expect_char(c, ','))
             return false;
          ReturnType types[4];
@@ -636,7 +647,7 @@ bool Parser::parse_declaration(LineCursor &c, SourceLoc start)
       error(wloc, "unexpected '" + quote_token(w) + "' in declaration");
       return false;
    }
-   if (d.file == File::SamplerView && d.view_target == TextureTarget::Unknown) {
+   if (d.file == File::SamplerView && !have_view) {
       c.skip_ws();
       error(c, "SVIEW declaration needs a texture target and return type");
       return false;

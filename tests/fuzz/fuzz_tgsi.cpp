@@ -3,7 +3,8 @@
  * diagnosed without crashing; whatever parses must print and re-parse to
  * the same IR (a mismatch traps, so the fuzzer reports it as a crash).
  *
- * Run:  build-clang/tests/fuzz/fuzz_tgsi -max_len=4096 tests/fuzz/corpus-tgsi
+ * Run:  build-clang/tests/fuzz/fuzz_tgsi -dict=tests/fuzz/tgsi.dict -max_len=4096 \
+ *          tests/fuzz/corpus-tgsi
  * Crashers, once fixed, go to tests/regress/tgsi/.
  */
 #include <cstddef>

@@ -106,8 +106,12 @@ TEST(TgsiParse, Properties)
                        "PROPERTY FS_EARLY_DEPTH_STENCIL 1\n"
                        "PROPERTY GS_INVOCATIONS 4\n"
                        "PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+                       "PROPERTY CS_FIXED_BLOCK 8, 4,  1\n"
                        "END\n");
-   ASSERT_EQ(s.properties.size(), 9u);
+   ASSERT_EQ(s.properties.size(), 10u);
+   EXPECT_EQ(s.properties[9].name, "CS_FIXED_BLOCK");
+   EXPECT_EQ(s.properties[9].value, 8u);
+   EXPECT_EQ(s.properties[9].value_text, "8, 4,  1");
    EXPECT_EQ(s.properties[0].property, Property::FsCoordOrigin);
    EXPECT_EQ(s.properties[0].value, 1u);
    EXPECT_EQ(s.properties[0].value_text, "LOWER_LEFT");
@@ -362,6 +366,9 @@ TEST(TgsiParse, TextureInstructions)
 
    Instruction txp = parse_inst("TXP TEMP[0], TEMP[1], SAMP[0], RECT");
    EXPECT_EQ(txp.tex_target, TextureTarget::Rect);
+
+   Instruction unk = parse_inst("TEX TEMP[0], TEMP[1], SAMP[0], UNKNOWN");
+   EXPECT_EQ(unk.tex_target, TextureTarget::Unknown);
 }
 
 TEST(TgsiParse, ControlFlowWithLabels)
