@@ -6,6 +6,8 @@
  */
 #include "interp_test_util.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <random>
 
 using namespace sbcc;
@@ -205,7 +207,11 @@ TEST(InterpRandom, RandomProgramsNeverCrash)
    limits.max_loop_iterations = 64;
 
    int accepted = 0, refused = 0;
-   for (uint32_t seed = 1; seed <= 400; seed++) {
+   /* SBCC_RANDOM_SEEDS=N runs more programs (e.g. under a sanitizer). */
+   uint32_t seeds = 400;
+   if (const char *env = getenv("SBCC_RANDOM_SEEDS"))
+      seeds = uint32_t(std::max(1, atoi(env)));
+   for (uint32_t seed = 1; seed <= seeds; seed++) {
       Gen g(seed);
       Shader sh = g.shader();
       Diagnostics diags;
