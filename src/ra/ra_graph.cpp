@@ -5,6 +5,7 @@
 #include "ra/ra.h"
 
 #include <bit>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -309,6 +310,15 @@ InterferenceGraph::simplify(std::vector<unsigned> &stack)
          core_valid_ = true;
          for (unsigned i = 0; i < n; i++)
             in_core_[i] = !removed[i];
+      }
+      /* Every unremoved node keeps an entry, so this cannot run dry; if it
+       * ever did, pushing the rest in index order still terminates. */
+      assert(!heap.empty());
+      if (heap.empty()) {
+         for (unsigned i = 0; i < n; i++)
+            if (!removed[i])
+               remove(i);
+         break;
       }
       while (!heap.empty()) {
          std::pop_heap(heap.begin(), heap.end(), worse);
