@@ -776,6 +776,7 @@ bool Parser::parse_rel_index(const Symbol &sym, std::string_view name, tgsi::Reg
 
 bool Parser::parse_src(SrcOperand &src, bool scalar, bool allow_swizzle)
 {
+   bool bare_scalar = false;
    if (peek().is('-') || peek().is('+'))
       src.negate = next().is('-');
    SourceLoc loc = here();
@@ -849,6 +850,9 @@ bool Parser::parse_src(SrcOperand &src, bool scalar, bool allow_swizzle)
    } else if (starts_constant()) {
       ParamBinding b;
       b.kind = ParamBinding::Kind::Literal;
+      /* A bare number is already a scalar, so scalar operands (RCP t, 2.0)
+       * need no '.x' after it. */
+      bare_scalar = !peek().is('{');
       if (!parse_constant(b.value))
          return false;
       int32_t c = const_for(b);
@@ -868,6 +872,8 @@ bool Parser::parse_src(SrcOperand &src, bool scalar, bool allow_swizzle)
       }
       return true;
    }
+   if (bare_scalar && !peek().is('.'))
+      return true;
    return parse_swizzle_suffix(src, scalar);
 }
 

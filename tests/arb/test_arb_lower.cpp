@@ -805,6 +805,30 @@ CONST[5] = {1.25, 1.25, 1.25, 1.25}
 CONST[6] = {0.125, 0, 0, 1}
 OUT[0] = result.position
 )ARB"},
+   {"ScalarConstantOperands",
+    R"ARB(!!ARBfp1.0
+TEMP t;
+RCP t.x, 4;
+POW t.y, 2.0, -0.5;
+SIN t.z, {3.14, 0, 0, 1}.x;
+MOV result.color, t;
+END
+)ARB",
+    R"ARB(FRAG
+DCL OUT[0], COLOR
+DCL CONST[0..3]
+DCL TEMP[0]
+  0: RCP TEMP[0].x, CONST[0]
+  1: POW TEMP[0].y, CONST[1], -CONST[2]
+  2: SIN TEMP[0].z, CONST[3].xxxx
+  3: MOV OUT[0], TEMP[0]
+  4: END
+CONST[0] = {4, 4, 4, 4}
+CONST[1] = {2, 2, 2, 2}
+CONST[2] = {0.5, 0.5, 0.5, 0.5}
+CONST[3] = {3.14, 0, 0, 1}
+OUT[0] = result.color[0]
+)ARB"},
 };
 
 class ArbLower : public ::testing::TestWithParam<LowerCase> {};
