@@ -347,6 +347,24 @@ END'''
                       ['color 0.8 0.4 1.0 0.6', 'draw rect -1 -1 2 2'] +
                       [probe(x, 77, fog_col(x)) for x in (0, 50, 125, 200, 249)], BOTH))
 
+    for opt, fn in (('exp', lambda c: math.exp(-1.0 * c)), ('exp2', lambda c: math.exp(-(1.0 * c) ** 2))):
+        fp = '''!!ARBfp1.0
+OPTION ARB_fog_%s;
+MOV result.color, fragment.color;
+END''' % opt
+
+        def fcol(x, fn=fn):
+            f = clamp01(fn(s_of(x) * 2.0))
+            c = (0.8, 0.4, 1.0, 0.6)
+            return [f * k for k in c[:3]] + [c[3]]
+        vp2 = vp.replace('MAD result.fogcoord.x, vertex.position.x, 0.5, 0.5;',
+                         'ADD result.fogcoord.x, vertex.position.x, 1.0;')
+        files.append(test('arb-fp-fog-%s' % opt, 'OPTION ARB_fog_%s with GL default fog density 1 and colour 0:\n'
+                          'fogcoord = 2 s from the vertex program, f = %s, rgb = f * colour.'
+                          % (opt, 'exp(-c)' if opt == 'exp' else 'exp(-c^2)'), vp2, fp,
+                          ['color 0.8 0.4 1.0 0.6', 'draw rect -1 -1 2 2'] +
+                          [probe(x, 77, fcol(x)) for x in (0, 50, 125, 200, 249)], BOTH))
+
     fp = '''!!ARBfp1.0
 PARAM half = 0.5;
 TEMP a, b, r;
@@ -433,6 +451,95 @@ END'''
                       ['texture shadowRect 0 (8, 8)', 'draw rect tex -1 -1 2 2 0 0 1 1'] +
                       [probe(x, y, (r, 0.25, 0.5, 1.0)) for (x, y), r in shadow_pts],
                       FP_REQ + ('GL_ARB_fragment_program_shadow', 'GL_ARB_texture_rectangle')))
+
+    vp = '''!!ARBvp1.0
+PARAM a = {4.0, 0.25, -2.75, 0.5};
+PARAM b = {0.5, -1.0, 0.25, 2.0};
+TEMP r, t, e;
+MOV result.position, vertex.position;
+DPH r.x, a, b;
+RCP r.y, a.x;
+RSQ r.z, a.x;
+ABS t, a;
+FRC t.x, t.z;
+FLR t.y, a.z;
+MAX t.z, a.y, b.z;
+MIN t.w, a.w, b.x;
+SGE r.w, a.w, b.x;
+SLT t.z, a.z, b.y;
+MUL t.z, t.z, 0.5;
+EX2 e.x, b.y;
+LG2 e.y, e.x;
+POW e.z, b.w, b.w;
+MUL r.x, r.x, 0.125;
+ADD r.y, r.y, e.x;
+MAD r.z, r.z, t.x, t.z;
+MAD r.w, r.w, 0.25, e.z;
+MUL result.color, r, {1.0, 1.0, 1.0, 0.125};
+MOV result.texcoord[0], t;
+MOV result.texcoord[1].xyz, e;
+END'''
+    fp = '''!!ARBfp1.0
+TEMP c;
+MOV c, fragment.color;
+MAD c.w, fragment.texcoord[0].y, 0.125, c.w;
+MAD c.w, fragment.texcoord[1].y, -0.25, c.w;
+MOV result.color, c;
+END'''
+    a, b = (4.0, 0.25, -2.75, 0.5), (0.5, -1.0, 0.25, 2.0)
+    dph = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + b[3]
+    t = [abs(k) for k in a]
+    t[0] = t[2] % 1.0
+    t[1] = float(math.floor(a[2]))
+    t[2] = max(a[1], b[2])
+    t[3] = min(a[3], b[0])
+    sge = 1.0 if a[3] >= b[0] else 0.0
+    t[2] = (1.0 if a[2] < b[1] else 0.0) * 0.5
+    a2 = [2.0 ** b[1], 0.0, b[3] ** b[3], a[3]]
+    a2[1] = math.log2(a2[0])
+    r = [dph * 0.125, 1 / a[0] + a2[0], 1 / math.sqrt(a[0]) * t[0] + t[2], sge * 0.25 + a2[2]]
+    col = [r[0], r[1], r[2], r[3] * 0.125]
+    col[3] = col[3] + t[1] * 0.125 + a2[1] * -0.25
+    assert all(0.0 <= k <= 1.0 for k in col), col
+    files.append(test('arb-vp-alu', 'Vertex-program DPH, RCP, RSQ, ABS, FRC, FLR, MAX, MIN, SGE, SLT,\n'
+                      'EX2, LG2, POW, MUL, ADD, MAD on constants; partial results travel in\n'
+                      'the colour and two texcoords and are recombined per channel.', vp, fp,
+                      ['draw rect -1 -1 2 2', probe_all(col)], BOTH))
+
+    fp = '''!!ARBfp1.0
+TEMP a, r;
+MAD a, fragment.texcoord[0].x, 3.0, -1.0;
+SIN r.x, a.x;
+COS r.y, a.x;
+XPD r.zw, {0.5, 0.25, 1.0, 0.0}, {0.25, 1.0, 0.5, 0.0};
+DPH r.w, {0.5, 0.25, -1.0, 7.0}, {0.5, 1.0, 0.25, 0.25};
+MAD result.color, r, 0.5, 0.5;
+END'''
+
+    def trig_col(x):
+        ang = s_of(x) * 3.0 - 1.0
+        u, v = (0.5, 0.25, 1.0), (0.25, 1.0, 0.5)
+        xz = u[0] * v[1] - u[1] * v[0]
+        dph = 0.25 + 0.25 - 0.25 + 0.25
+        return (math.sin(ang) * 0.5 + 0.5, math.cos(ang) * 0.5 + 0.5, xz * 0.5 + 0.5, dph * 0.5 + 0.5)
+    files.append(test('arb-fp-trig-xpd-dph', 'Fragment-program SIN and COS of a = 3 s - 1, the z of an XPD\n'
+                      'and a DPH, shown as 0.5 v + 0.5.', None, fp,
+                      ['draw rect tex -1 -1 2 2 0 0 1 1'] + [probe(x, 100, trig_col(x))
+                                                             for x in (0, 60, 125, 190, 249)], FP_REQ))
+
+    fp = '''!!ARBfp1.0
+TEMP a, b;
+TEX a, fragment.texcoord[0], texture[0], 2D;
+TEX b, fragment.texcoord[1], texture[1], 2D;
+LRP result.color, 0.25, a, b;
+END'''
+    files.append(test('arb-fp-texcoord-units', 'Constant texcoords from `texcoord 0` / `texcoord 1` sample two\n'
+                      'units: 0.25 rgbw(0.25, 0.75) (blue) + 0.75 checkerboard(0.75, 0.25)\n'
+                      '(the second colour).', None, fp,
+                      ['texture rgbw 0 (8, 8)',
+                       'texture checkerboard 1 0 (8, 8) (1, 0, 0, 1) (0, 1, 0, 1)',
+                       'texcoord 0 (0.25, 0.75, 0, 1)', 'texcoord 1 (0.75, 0.25, 0, 1)',
+                       'draw rect -1 -1 2 2', probe_all((0.0, 0.75, 0.25, 1.0))], FP_REQ))
 
     vp = '''!!ARBvp1.0
 MOV result.position, vertex.position;
