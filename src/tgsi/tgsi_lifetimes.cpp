@@ -541,6 +541,8 @@ void Estimator::finish(TempLifetimes &out)
    out.channels.assign(num_temps_, {});
    out.slot_begin.assign(num_temps_, INT_MAX);
    out.slot_end.assign(num_temps_, -1);
+   out.chan_slot_begin.assign(num_temps_, {INT_MAX, INT_MAX, INT_MAX, INT_MAX});
+   out.chan_slot_end.assign(num_temps_, {-1, -1, -1, -1});
    out.array_of = array_of_;
    out.unknown_indirect = unknown_indirect_;
 
@@ -561,8 +563,11 @@ void Estimator::finish(TempLifetimes &out)
          if (array_used_[array_of_[t]]) {
             lo = -1;
             hi = last_slot;
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < 4; c++) {
                out.channels[t][c] = to_lifetime(lo, hi);
+               out.chan_slot_begin[t][c] = lo;
+               out.chan_slot_end[t][c] = hi;
+            }
          }
       } else {
          for (int c = 0; c < 4; c++) {
@@ -572,6 +577,8 @@ void Estimator::finish(TempLifetimes &out)
                st.hi = last_slot;
             }
             out.channels[t][c] = to_lifetime(st.lo, st.hi);
+            out.chan_slot_begin[t][c] = st.lo;
+            out.chan_slot_end[t][c] = st.hi;
             if (st.lo <= st.hi) {
                lo = std::min(lo, st.lo);
                hi = std::max(hi, st.hi);

@@ -42,6 +42,7 @@ struct TempLifetimes {
    std::vector<Lifetime> temps;                      /* by TEMP index */
    std::vector<std::array<Lifetime, 4>> channels;    /* by TEMP index, then x..w */
    std::vector<int> slot_begin, slot_end;            /* by TEMP index; begin > end: unused */
+   std::vector<std::array<int, 4>> chan_slot_begin, chan_slot_end; /* by TEMP, channel */
    /* Temporaries that must keep their register: members of ARRAY
     * declarations (whole-program range).  array_of[t] is the index into
     * Shader::declarations of t's array declaration, or -1. */

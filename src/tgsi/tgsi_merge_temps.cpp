@@ -10,6 +10,8 @@
 #include "tgsi/tgsi_merge_temps.h"
 
 #include <algorithm>
+#include <array>
+#include <climits>
 #include <functional>
 #include <queue>
 #include <utility>
@@ -22,6 +24,10 @@ namespace {
 
 struct Renumbering {
    std::vector<int> map;          /* old TEMP index -> new, -1 = unreferenced */
+   /* Packed single-channel temporaries: old TEMP -> its new channel, or -1
+    * when the temporary keeps its channels. */
+   std::vector<int8_t> new_chan;
+   int moved = 0;                 /* temporaries whose channel changed */
    std::vector<int> array_delta;  /* by declaration index: new first - old first */
    int plain_regs = 0;            /* merged temporaries occupy 0..plain_regs-1 */
    int total = 0;
@@ -92,6 +98,170 @@ template <typename Fn> void for_each_temp_ref(Shader &shader, Fn &&fn)
    }
 }
 
+/* Temporaries that use one channel and are only written by instructions
+ * whose written channel can be moved (component-wise ones, by moving the
+ * sources' swizzles along; replicating ones, for free) may go to any free
+ * channel of any register. */
+std::vector<char> find_movable(const Shader &shader, const TempLifetimes &lt)
+{
+   const size_t n = lt.temps.size();
+   std::vector<char> movable(n, 0);
+   for (size_t t = 0; t < n; t++) {
+      if (lt.array_of[t] >= 0)
+         continue;
+      int used = 0;
+      for (int c = 0; c < 4; c++)
+         used += lt.chan_slot_begin[t][c] <= lt.chan_slot_end[t][c];
+      movable[t] = used == 1;
+   }
+   for (const Instruction &inst : shader.instructions) {
+      const OutputMode mode = inst.info().mode;
+      const bool can_move = inst.dst.size() == 1 &&
+                            (mode == OutputMode::Component || mode == OutputMode::Replicate);
+      for (const DstOperand &d : inst.dst)
+         if (d.file == File::Temporary && !can_move && d.index.value >= 0 &&
+             static_cast<size_t>(d.index.value) < n)
+            movable[d.index.value] = 0;
+   }
+   return movable;
+}
+
+int single_channel(const TempLifetimes &lt, size_t t)
+{
+   for (int c = 0; c < 4; c++)
+      if (lt.chan_slot_begin[t][c] <= lt.chan_slot_end[t][c])
+         return c;
+   return 0;
+}
+
+/* First fit over registers with per-channel occupancy, temporaries taken in
+ * order of their start.  A channel can take a new range when everything
+ * placed in it so far ended before the range begins.  Movable temporaries
+ * prefer their own channel so that most swizzles stay as they are.
+ * O(temporaries x registers): registers are bounded by what is live at once. */
+int pack_channels(const Shader &shader, const TempLifetimes &lt, Renumbering &r)
+{
+   const std::vector<char> movable = find_movable(shader, lt);
+   std::vector<int> order;
+   for (size_t t = 0; t < lt.temps.size(); t++)
+      if (lt.array_of[t] < 0 && lt.slot_begin[t] <= lt.slot_end[t])
+         order.push_back(static_cast<int>(t));
+   std::sort(order.begin(), order.end(), [&](int a, int b) {
+      if (lt.slot_begin[a] != lt.slot_begin[b])
+         return lt.slot_begin[a] < lt.slot_begin[b];
+      return a < b;
+   });
+
+   std::vector<std::array<int, 4>> busy_until; /* per register and channel */
+   for (int t : order) {
+      const auto &b = lt.chan_slot_begin[t];
+      const auto &e = lt.chan_slot_end[t];
+      int reg = -1, chan = -1;
+      if (movable[t]) {
+         const int c = single_channel(lt, t);
+         for (size_t k = 0; k < busy_until.size() && reg < 0; k++) {
+            if (busy_until[k][c] < b[c]) {
+               reg = static_cast<int>(k);
+               chan = c;
+               break;
+            }
+            for (int c2 = 0; c2 < 4; c2++) {
+               if (busy_until[k][c2] < b[c]) {
+                  reg = static_cast<int>(k);
+                  chan = c2;
+                  break;
+               }
+            }
+         }
+         if (reg < 0) {
+            reg = static_cast<int>(busy_until.size());
+            chan = c;
+            busy_until.push_back({INT_MIN, INT_MIN, INT_MIN, INT_MIN});
+         }
+         busy_until[reg][chan] = e[c];
+         if (chan != c) {
+            r.new_chan[t] = static_cast<int8_t>(chan);
+            r.moved++;
+         }
+      } else {
+         for (size_t k = 0; k < busy_until.size() && reg < 0; k++) {
+            bool fits = true;
+            for (int c = 0; c < 4 && fits; c++)
+               fits = b[c] > e[c] || busy_until[k][c] < b[c];
+            if (fits)
+               reg = static_cast<int>(k);
+         }
+         if (reg < 0) {
+            reg = static_cast<int>(busy_until.size());
+            busy_until.push_back({INT_MIN, INT_MIN, INT_MIN, INT_MIN});
+         }
+         for (int c = 0; c < 4; c++)
+            if (b[c] <= e[c])
+               busy_until[reg][c] = std::max(busy_until[reg][c], e[c]);
+      }
+      r.map[t] = reg;
+   }
+   return static_cast<int>(busy_until.size());
+}
+
+/* Rewrites one instruction's channels for the packed temporaries: a moved
+ * destination channel takes the sources' swizzles along (component-wise
+ * ops compute channel c from swizzle position c), and every read of a moved
+ * temporary selects its new channel (it has only the one). */
+void move_channels(Instruction &inst, const Renumbering &r)
+{
+   auto moved_to = [&](File f, const RegIndex &idx) -> int {
+      if (f != File::Temporary || idx.indirect || idx.value < 0 ||
+          static_cast<size_t>(idx.value) >= r.new_chan.size())
+         return -1;
+      return r.new_chan[idx.value];
+   };
+   if (inst.dst.size() == 1) {
+      DstOperand &d = inst.dst[0];
+      const int to = moved_to(d.file, d.index);
+      if (to >= 0) {
+         int from = 0;
+         while (from < 4 && !(d.write_mask & (1u << from)))
+            from++;
+         if (from < 4) {
+            if (inst.info().mode == OutputMode::Component)
+               for (SrcOperand &s : inst.src)
+                  s.swizzle[to] = s.swizzle[from];
+            d.write_mask = static_cast<uint8_t>(1u << to);
+         }
+      }
+   }
+   auto move_ref = [&](RegIndex &idx) {
+      if (idx.indirect && idx.indirect->file == File::Temporary) {
+         RegIndex direct;
+         direct.value = idx.indirect->index;
+         const int to = moved_to(File::Temporary, direct);
+         if (to >= 0)
+            idx.indirect->swizzle = static_cast<uint8_t>(to);
+      }
+   };
+   for (SrcOperand &s : inst.src) {
+      move_ref(s.index);
+      if (s.dimension)
+         move_ref(*s.dimension);
+      const int to = moved_to(s.file, s.index);
+      if (to >= 0)
+         s.swizzle = {uint8_t(to), uint8_t(to), uint8_t(to), uint8_t(to)};
+   }
+   for (DstOperand &d : inst.dst) {
+      move_ref(d.index);
+      if (d.dimension)
+         move_ref(*d.dimension);
+   }
+   for (TexOffset &o : inst.tex_offsets) {
+      RegIndex direct;
+      direct.value = o.index;
+      const int to = moved_to(o.file, direct);
+      if (to >= 0)
+         o.swizzle = {uint8_t(to), uint8_t(to), uint8_t(to)};
+   }
+}
+
 /* ARRAY declarations must not overlap each other for their blocks to be
  * moved independently. */
 bool arrays_disjoint(const Shader &shader)
@@ -107,11 +277,12 @@ bool arrays_disjoint(const Shader &shader)
    return true;
 }
 
-Renumbering plan(const Shader &shader, const TempLifetimes &lt)
+Renumbering plan(const Shader &shader, const TempLifetimes &lt, bool pack)
 {
    Renumbering r;
    r.map.assign(lt.temps.size(), -1);
-   r.plain_regs = colour_intervals(lt, r.map);
+   r.new_chan.assign(lt.temps.size(), -1);
+   r.plain_regs = pack ? pack_channels(shader, lt, r) : colour_intervals(lt, r.map);
 
    r.total = r.plain_regs;
    r.array_delta.assign(shader.declarations.size(), 0);
@@ -130,7 +301,8 @@ Renumbering plan(const Shader &shader, const TempLifetimes &lt)
 
 } // namespace
 
-bool merge_temps(Shader &shader, Diagnostics *diags, MergeStats *stats)
+bool merge_temps(Shader &shader, Diagnostics *diags, MergeStats *stats,
+                 const MergeOptions &options)
 {
    Diagnostics local;
    std::optional<TempLifetimes> lt = compute_temp_lifetimes(shader, diags ? *diags : local);
@@ -147,7 +319,10 @@ bool merge_temps(Shader &shader, Diagnostics *diags, MergeStats *stats)
       return true;
    }
 
-   Renumbering r = plan(shader, *lt);
+   Renumbering r = plan(shader, *lt, options.pack_channels);
+   if (r.moved > 0)
+      for (Instruction &inst : shader.instructions)
+         move_channels(inst, r);
 
    /* Referenced temporaries without a range (empty masks) get one shared
     * register after the merged ones: they neither define nor use a value. */
@@ -223,7 +398,8 @@ bool merge_temps(Shader &shader, Diagnostics *diags, MergeStats *stats)
    shader.declarations = std::move(decls);
 
    st.temps_after = r.total;
-   st.changed = false;
+   st.channels_moved = r.moved;
+   st.changed = r.moved > 0;
    for (size_t t = 0; t < r.map.size() && !st.changed; t++)
       if (r.map[t] >= 0 && r.map[t] != static_cast<int>(t))
          st.changed = true;
@@ -233,10 +409,10 @@ bool merge_temps(Shader &shader, Diagnostics *diags, MergeStats *stats)
    return true;
 }
 
-bool merge_temps(Shader &shader, const DebugOptions &options, Diagnostics *diags,
+bool merge_temps(Shader &shader, const DebugOptions &debug, Diagnostics *diags,
                  MergeStats *stats)
 {
-   if (!options.merge_temps) {
+   if (!debug.merge_temps) {
       if (stats) {
          MergeStats st;
          st.temps_before = st.temps_after = shader.file_size(File::Temporary);

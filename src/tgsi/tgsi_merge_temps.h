@@ -16,9 +16,16 @@
 
 namespace sbcc::tgsi {
 
+struct MergeOptions {
+   /* Also move temporaries that use a single channel into free channels of
+    * other registers (rewriting write masks and swizzles). */
+   bool pack_channels = true;
+};
+
 struct MergeStats {
    int temps_before = 0; /* declared (or referenced) TEMP registers */
    int temps_after = 0;
+   int channels_moved = 0; /* single-channel temporaries given another channel */
    bool changed = false;
    /* Why nothing was merged, when that is not for lack of opportunity:
     * "indirect" (TEMP addressed indirectly outside an ARRAY), "" otherwise. */
@@ -29,7 +36,8 @@ struct MergeStats {
  * untouched, when the lifetime analysis rejects it (errors go to diags when
  * given).  A shader that cannot be merged safely (indirect TEMP access
  * without ARRAY ids) is left as is and true is returned. */
-bool merge_temps(Shader &shader, Diagnostics *diags = nullptr, MergeStats *stats = nullptr);
+bool merge_temps(Shader &shader, Diagnostics *diags = nullptr, MergeStats *stats = nullptr,
+                 const MergeOptions &options = {});
 
 /* The switch the backends call: merges only when options.merge_temps is on
  * (SBCC_DEBUG=nomerge turns it off). */

@@ -60,6 +60,37 @@ TEST(TgsiMergeEquivalence, DerivativeInBranchSeesOnlyItsOwnRegister)
    EXPECT_EQ(stats.temps_after, 2);
 }
 
+TEST(TgsiMergeEquivalence, ScalarsOfEveryOpcodeKind)
+{
+   /* Single-channel results of component-wise, replicating and per-channel
+    * (TEX, LIT, EXP, DST) opcodes, packed where allowed. */
+   MergeStats stats;
+   expect_equivalent_after_merge("FRAG\n"
+                                 "DCL IN[0..1], GENERIC[0], PERSPECTIVE\n"
+                                 "DCL OUT[0..1], GENERIC[0]\n"
+                                 "DCL SAMP[0]\n"
+                                 "DCL SVIEW[0], 2D, FLOAT\n"
+                                 "DCL TEMP[0..9]\n"
+                                 "  0: MOV TEMP[0], IN[0]\n"
+                                 "  1: ADD TEMP[1].x, IN[0].yyyy, IN[1].zzzz\n"
+                                 "  2: MUL TEMP[2].x, IN[1].xyzw, TEMP[1].xxxx\n"
+                                 "  3: RCP TEMP[3].x, TEMP[2].xxxx\n"
+                                 "  4: TEX TEMP[4].y, TEMP[0], SAMP[0], 2D\n"
+                                 "  5: LIT TEMP[5].z, IN[1]\n"
+                                 "  6: EXP TEMP[6].y, IN[1].wwww\n"
+                                 "  7: DST TEMP[7].w, IN[0], IN[1]\n"
+                                 "  8: DP3 TEMP[8].x, TEMP[0], IN[1]\n"
+                                 "  9: MAD TEMP[9], TEMP[0], TEMP[1].xxxx, TEMP[2].xxxx\n"
+                                 " 10: MAD TEMP[9], TEMP[9], TEMP[3].xxxx, TEMP[4].yyyy\n"
+                                 " 11: MAD TEMP[9], TEMP[9], TEMP[5].zzzz, TEMP[6].yyyy\n"
+                                 " 12: MAD OUT[0], TEMP[9], TEMP[7].wwww, TEMP[8].xxxx\n"
+                                 " 13: MOV OUT[1], TEMP[9]\n"
+                                 " 14: END\n",
+                                 5, &stats);
+   EXPECT_LT(stats.temps_after, 10);
+   EXPECT_GT(stats.channels_moved, 0);
+}
+
 TEST(TgsiMergeEquivalence, RandomVertexPrograms)
 {
    int total_before = 0, total_after = 0;

@@ -21,12 +21,15 @@ namespace {
 /* Compares through the printer, so the expectation can be written as
  * ordinary TGSI text. */
 void expect_merged(const std::string &original, const std::string &expected, int before,
-                   int after)
+                   int after, bool pack = false, int moved = 0)
 {
    Shader s = parse_or_fail(original);
    Diagnostics diags;
    MergeStats stats;
-   ASSERT_TRUE(merge_temps(s, &diags, &stats)) << diags.str();
+   MergeOptions options;
+   options.pack_channels = pack;
+   ASSERT_TRUE(merge_temps(s, &diags, &stats, options)) << diags.str();
+   EXPECT_EQ(stats.channels_moved, moved);
    EXPECT_EQ(diags.str(), "");
    EXPECT_EQ(stats.temps_before, before);
    EXPECT_EQ(stats.temps_after, after);
@@ -57,6 +60,54 @@ TEST(TgsiMergeTemps, StraightLine)
                  "  4: MOV OUT[0], TEMP[0]\n"
                  "  5: END\n",
                  5, 2);
+}
+
+const char *kScalarTemps = "VERT\n"
+                           "DCL IN[0]\n"
+                           "DCL OUT[0]\n"
+                           "DCL TEMP[0..5]\n"
+                           "  0: MOV TEMP[0], IN[0]\n"
+                           "  1: ADD TEMP[1].x, IN[0].yyyy, IN[0].zzzz\n"
+                           "  2: MUL TEMP[2].x, IN[0].xyzw, TEMP[1].xxxx\n"
+                           "  3: RCP TEMP[3].x, TEMP[2].xxxx\n"
+                           "  4: LIT TEMP[4].y, TEMP[0]\n"
+                           "  5: MAD TEMP[5], TEMP[0], TEMP[1].xxxx, TEMP[2].xxxx\n"
+                           "  6: MAD TEMP[5], TEMP[5], TEMP[3].xxxx, TEMP[4].yyyy\n"
+                           "  7: MOV OUT[0], TEMP[5]\n"
+                           "  8: END\n";
+
+TEST(TgsiMergeTemps, PackingMovesScalarsIntoFreeChannels)
+{
+   /* TEMP[2] (component-wise MUL: the IN[0] swizzle moves along) and
+    * TEMP[3] (RCP replicates: only the mask changes) go to free channels of
+    * TEMP[1]'s register; TEMP[4] is written by LIT, whose channels mean
+    * different things, so it stays in .y and needs a register of its own. */
+   expect_merged(kScalarTemps,
+                 "VERT\n"
+                 "DCL IN[0]\n"
+                 "DCL OUT[0]\n"
+                 "DCL TEMP[0..2]\n"
+                 "  0: MOV TEMP[0], IN[0]\n"
+                 "  1: ADD TEMP[1].x, IN[0].yyyy, IN[0].zzzz\n"
+                 "  2: MUL TEMP[1].y, IN[0].xxzw, TEMP[1].xxxx\n"
+                 "  3: RCP TEMP[1].z, TEMP[1].yyyy\n"
+                 "  4: LIT TEMP[2].y, TEMP[0]\n"
+                 "  5: MAD TEMP[0], TEMP[0], TEMP[1].xxxx, TEMP[1].yyyy\n"
+                 "  6: MAD TEMP[0], TEMP[0], TEMP[1].zzzz, TEMP[2].yyyy\n"
+                 "  7: MOV OUT[0], TEMP[0]\n"
+                 "  8: END\n",
+                 6, 3, true, 2);
+}
+
+TEST(TgsiMergeTemps, WithoutPackingScalarsTakeWholeRegisters)
+{
+   Shader s = parse_or_fail(kScalarTemps);
+   MergeStats stats;
+   MergeOptions options;
+   options.pack_channels = false;
+   ASSERT_TRUE(merge_temps(s, nullptr, &stats, options));
+   EXPECT_EQ(stats.temps_after, 5);
+   EXPECT_EQ(stats.channels_moved, 0);
 }
 
 TEST(TgsiMergeTemps, UndefinedReadKeepsInitialContents)
