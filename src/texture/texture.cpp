@@ -454,6 +454,14 @@ Texture Texture::depth(Kind kind, int w, int h, int d, bool mipmapped, uint32_t 
    return t;
 }
 
+Texture Texture::from_texels(Kind kind, int w, int h, int d, bool mipmapped,
+                             const std::vector<float> &rgba)
+{
+   Texture t(kind, w, h, d, mipmapped);
+   std::copy_n(rgba.begin(), std::min(rgba.size(), t.data_.size()), t.data_.begin());
+   return t;
+}
+
 Vec4 sample(const Texture &tex, const Sampler &smp, const SampleRequest &req)
 {
    Kind kind = tex.kind();

@@ -119,6 +119,12 @@ class Texture {
     * [0,1] quantised to k/255, or, with seed 0, the ramp (x + 0.5) / w. */
    static Texture depth(Kind kind, int w, int h, int d, bool mipmapped, uint32_t seed);
 
+   /* Explicit data: RGBA floats for every texel of level 0, then level 1,
+    * ..., each level z-major, then rows (y), then x.  Missing values are 0,
+    * extra values ignored. */
+   static Texture from_texels(Kind kind, int w, int h, int d, bool mipmapped,
+                              const std::vector<float> &rgba);
+
    Kind kind() const { return kind_; }
    int levels() const { return levels_; }
    int width(int level) const { return size_[level][0]; }

@@ -477,3 +477,21 @@ TEST(Texture3D, Trilinear)
    r.coord[2] = 0.75f;
    EXPECT_EQ(sample_float(t, s, r), (F4{0.5f, 0.5f, 1.0f, 2.0f}));
 }
+
+TEST(TextureGen, FromTexels)
+{
+   /* 2x2 with a mip level: 4 texels then 1. */
+   std::vector<float> data;
+   for (int i = 0; i < 5; i++)
+      for (int c = 0; c < 4; c++)
+         data.push_back(float(i * 10 + c));
+   Texture t = Texture::from_texels(Kind::Tex2D, 2, 2, 1, true, data);
+   EXPECT_EQ(fetch(t, 0, 0, 0, 0, TextureTarget::Tex2D), (F4{0, 1, 2, 3}));
+   EXPECT_EQ(fetch(t, 1, 0, 0, 0, TextureTarget::Tex2D), (F4{10, 11, 12, 13}));
+   EXPECT_EQ(fetch(t, 0, 1, 0, 0, TextureTarget::Tex2D), (F4{20, 21, 22, 23}));
+   EXPECT_EQ(fetch(t, 0, 0, 0, 1, TextureTarget::Tex2D), (F4{40, 41, 42, 43}));
+   /* Short data leaves the rest 0. */
+   Texture s = Texture::from_texels(Kind::Tex1D, 4, 1, 1, false, {1, 2, 3, 4});
+   EXPECT_EQ(fetch(s, 0, 0, 0, 0, TextureTarget::Tex1D), (F4{1, 2, 3, 4}));
+   EXPECT_EQ(fetch(s, 3, 0, 0, 0, TextureTarget::Tex1D), (F4{0, 0, 0, 0}));
+}
