@@ -223,6 +223,27 @@ def write_test(name, header_comment, sections, commands):
     return name + '.shader_test'
 
 
+def tgsi_requirements(shaders):
+    """[require] lines in piglit terms, so a target can skip what its GL level
+    lacks: integer opcodes need GLSL 1.30, rectangle and shadow samplers
+    their extensions."""
+    from tgsi_model import COMPONENT
+    int_ops = {op for op, (ti, to, _) in COMPONENT.items()
+               if op not in ('ARL', 'MOV') and ('i' in ti + to or 'u' in ti + to)}
+    int_ops |= {'UIF', 'TXF', 'TXQ', 'TXF_LZ', 'UARL'}
+    ops = set()
+    text = ''
+    for sh in shaders:
+        text += sh.text()
+        ops |= {line.split()[0].split('_SAT')[0] for line in sh.code}
+    req = ['GLSL >= 1.30' if ops & int_ops else 'GLSL >= 1.10']
+    if 'RECT' in text:
+        req.append('GL_ARB_texture_rectangle')
+    if 'SHADOW' in text:
+        req.append('GL_ARB_shadow')
+    return '\n'.join(req)
+
+
 def std_vs(extra=None):
     """Position through, GENERIC[0] = (x*0.5+0.5, y*0.5+0.5, 0, 1): the pixel's
     place in the window as 0..1, an affine varying every test can branch on."""
@@ -251,7 +272,8 @@ def tgsi_test(name, comment, vs, fs, points='all', consts=None, pre=None, clear=
     cmds += pre or []
     cmds.append('draw rect -1 -1 2 2')
     cmds += probes
-    return write_test(name, comment, [('vertex shader tgsi', vs.text()),
+    return write_test(name, comment, [('require', tgsi_requirements([vs, fs])),
+                                      ('vertex shader tgsi', vs.text()),
                                       ('fragment shader tgsi', fs.text())], cmds)
 
 

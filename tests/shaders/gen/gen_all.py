@@ -25,9 +25,12 @@ DOC_HEAD = """# Bundled shader tests
 
 `tests/shaders/*.shader_test` are the project's main correctness net: piglit-style
 tests that `sbcc run-test FILE --target=T` draws in a 250x250 UNORM8 window (probes
-compare with a tolerance of 0.01 per channel) and that every target must pass.  The
-format is the subset of piglit's shader_runner documented at the top of
-`src/runner/shader_test.h`: a `[require]` section (`GL >= 1.3`, `GL_ARB_*`), shader
+compare with a tolerance of 0.01 per channel) and that every target must pass, or
+skip through `[require]`.  The format is the subset of piglit's shader_runner documented
+at the top of `src/runner/shader_test.h`: a `[require]` section (ARB tests: `GL >= 1.3`
+and their `GL_ARB_*` extensions; TGSI tests: `GLSL >= 1.30` when they use any integer
+opcode, integer compare, UIF, UARL, TXF or TXQ, else `GLSL >= 1.10`, plus
+`GL_ARB_shadow` / `GL_ARB_texture_rectangle` for those samplers), shader
 sections `[vertex program]` / `[fragment program]` (ARB assembly) or `[vertex shader
 tgsi]` / `[fragment shader tgsi]` (Mesa `tgsi_dump` text, instruction numbers and
 IF/ELSE labels as tgsi_dump prints them), and a `[test]` section using `clear color`,

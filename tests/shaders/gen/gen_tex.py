@@ -11,7 +11,7 @@ mirrors shader_runner):
 Window 250x250 and v = (pixel + 0.5) / 250 from std_vs, so at pixel 60 the
 texel column of an 8-wide texture is floor(0.242 * 8) = 1, at 190 it is 6.
 The implicit LOD of v over an 8x8 texture is log2(8 / 250) = -4.97."""
-from common import Tgsi, std_vs, write_test, fmt_val
+from common import Tgsi, std_vs, write_test, fmt_val, tgsi_requirements
 
 RED, GREEN, BLUE, WHITE = (1, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1), (1, 1, 1, 1)
 QUADS = [((60, 60), RED), ((190, 60), GREEN), ((60, 190), BLUE), ((190, 190), WHITE)]
@@ -31,7 +31,8 @@ def probe(points):
 
 def test(name, comment, vs, fs, setup, probes):
     cmds = ['clear color 0 0 0 0', 'clear'] + setup + ['draw rect -1 -1 2 2'] + probe(probes)
-    return write_test(name, comment, [('vertex shader tgsi', vs.text()),
+    return write_test(name, comment, [('require', tgsi_requirements([vs, fs])),
+                                      ('vertex shader tgsi', vs.text()),
                                       ('fragment shader tgsi', fs.text())], cmds)
 
 
