@@ -22,7 +22,8 @@
 #include <variant>
 #include <vector>
 
-#include "r600_isa_gen.h"
+/* Generated into <builddir>/src/r600; inc_src covers the build dir too. */
+#include "r600/r600_isa_gen.h"
 
 namespace sbcc::r600 {
 

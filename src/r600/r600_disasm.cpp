@@ -8,6 +8,7 @@
  */
 #include "r600/r600_disasm.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -718,7 +719,7 @@ void Printer::print_cf(const CfInstr &cf)
 void Printer::print_alu_clause(const CfInstr &cf)
 {
    static const char *kOmod[] = {"", "*2", "*4", "/2"};
-   static const char kSlotNames[] = "xyzwt";
+   static const char kSlotNames[] = "xyzwt?";
    uint32_t at = cf.clause_addr;
    for (const AluGroup &g : cf.groups) {
       for (size_t k = 0; k < g.instrs.size(); k++) {
@@ -729,7 +730,7 @@ void Printer::print_alu_clause(const CfInstr &cf)
             add("%4u ", ++ngroup_);
          else
             add("     ");
-         add("%c:", kSlotNames[in.slot]);
+         add("%c:", kSlotNames[std::min<unsigned>(in.slot, 5)]);
          add("%c%c %c ", in.update_exec_mask ? 'M' : ' ', in.update_pred ? 'P' : ' ',
              in.pred_sel ? (in.pred_sel == 2 ? '0' : '1') : ' ');
          add("%s%s%s ", std::string(info.name).c_str(), kOmod[in.dst.omod & 3],
