@@ -397,3 +397,65 @@ TEST(RaRandom, TinyIrregularTargetsMatchBruteForce)
    EXPECT_GE(colourable, 100u);
    EXPECT_GE(uncolourable, 100u);
 }
+
+TEST(RaRandom, RandomApiMisuseNeverCrashes)
+{
+   /* Random calls with indices partly out of range, in random order
+    * (including edits after finalize): everything must come back as
+    * diagnostics, and any successful allocation must still be consistent
+    * with what the set and graph accepted. */
+   for (uint64_t seed = 1; seed <= 200; seed++) {
+      Rng rng(seed * 2654435761u);
+      sbcc::Diagnostics d;
+      unsigned num_regs = rng(12);
+      RegSet rs(num_regs, &d);
+      unsigned ops = rng(40);
+      for (unsigned i = 0; i < ops; i++) {
+         unsigned a = rng(num_regs + 3), b = rng(num_regs + 3);
+         switch (rng(7)) {
+         case 0: rs.add_conflict(a, b); break;
+         case 1: rs.add_transitive_conflict(a, b); break;
+         case 2: rs.make_conflicts_transitive(a); break;
+         case 3: rs.add_class(); break;
+         case 4: rs.add_reg_to_class(rng(4), a); break;
+         case 5: rs.add_range_to_class(rng(4), a, rng(4), rng(3)); break;
+         case 6:
+            if (rng(4) == 0)
+               rs.finalize();
+            break;
+         }
+      }
+      bool finalized = rs.finalize();
+      unsigned num_nodes = rng(15);
+      InterferenceGraph ig(rs, num_nodes);
+      for (unsigned i = 0; i < 30; i++) {
+         unsigned a = rng(num_nodes + 2), b = rng(num_nodes + 2);
+         switch (rng(6)) {
+         case 0: ig.add_interference(a, b); break;
+         case 1: ig.set_node_class(a, rng(rs.num_classes() + 2)); break;
+         case 2: ig.set_node_reg(a, rng(3) == 0 ? kNoReg : rng(num_regs + 2)); break;
+         case 3: ig.set_spill_cost(a, float(int(rng(5)) - 1)); break;
+         case 4: ig.set_select_hint(a, rng(num_regs + 2)); break;
+         case 5: {
+            Interval iv[] = {{a, rng(10), rng(10)}, {b, rng(10), rng(10)}};
+            ig.build_from_live_intervals(iv);
+            break;
+         }
+         }
+      }
+      bool ok = ig.allocate();
+      unsigned spill = ig.get_best_spill_node();
+      EXPECT_TRUE(spill == kNoNode || spill < num_nodes);
+      if (!finalized) {
+         EXPECT_FALSE(ok && num_nodes > 0) << "seed " << seed;
+      }
+      if (!ok)
+         continue;
+      for (unsigned n = 0; n < num_nodes; n++) {
+         unsigned r = ig.get_node_reg(n);
+         ASSERT_LT(r, num_regs) << "seed " << seed;
+         for (unsigned m : ig.neighbours(n))
+            EXPECT_FALSE(rs.conflicts(r, ig.get_node_reg(m))) << "seed " << seed;
+      }
+   }
+}
