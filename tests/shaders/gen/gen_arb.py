@@ -541,6 +541,29 @@ END'''
                        'texcoord 0 (0.25, 0.75, 0, 1)', 'texcoord 1 (0.75, 0.25, 0, 1)',
                        'draw rect -1 -1 2 2', probe_all((0.0, 0.75, 0.25, 1.0))], FP_REQ))
 
+    fp = '''!!ARBfp1.0
+TEMP p;
+MUL p.xy, fragment.position, 0.004;
+FRC p.z, fragment.position.x;
+MAD p.w, fragment.position.z, 0.5, 0.5;
+MOV result.color, p;
+END'''
+    pts = [(0, 0), (10, 200), (124, 124), (249, 3), (200, 249)]
+    files.append(test('arb-fp-position', 'fragment.position: window coordinates with a lower-left origin\n'
+                      'and pixel centres at .5; z = 0.5 for z = 0 in NDC.  Shows\n'
+                      '(x / 250, y / 250, frac(x), 0.5 z + 0.5).', None, fp,
+                      ['draw rect -1 -1 2 2'] + [probe(x, y, (s_of(x), s_of(y), 0.5, 0.75)) for x, y in pts],
+                      FP_REQ))
+
+    fp = '''!!ARBfp1.0
+PARAM p = state.fog.params;
+PARAM c = state.fog.color;
+MAD result.color, p, 0.5, c;
+END'''
+    files.append(test('arb-fp-state-fog', 'state.fog.params and state.fog.color bindings hold the GL\n'
+                      'defaults (density 1, start 0, end 1, 1 / (end - start) = 1; colour 0).',
+                      None, fp, ['draw rect -1 -1 2 2', probe_all((0.5, 0.0, 0.5, 0.5))], FP_REQ))
+
     vp = '''!!ARBvp1.0
 MOV result.position, vertex.position;
 MAD result.texcoord[0], vertex.position, {1.0, 1.0, 0.0, 0.0}, {1.0, 1.0, 0.0, 2.0};

@@ -778,8 +778,36 @@ def extra_tests():
     return files
 
 
+def face_test():
+    from common import write_test, tgsi_requirements, fmt_val
+    fs = Tgsi('FRAG')
+    fs.decl('IN[0], GENERIC[0], PERSPECTIVE')
+    fs.decl('IN[1], FACE, CONSTANT')
+    fs.decl('OUT[0], COLOR')
+    fs.decl('TEMP[0]')
+    k = fs.imm([0.25, 0.5, 0.0, 1.0])
+    fs('MAD TEMP[0].x, IN[1].xxxx, %s.xxxx, %s.yyyy' % (k, k))
+    fs('MOV TEMP[0].y, IN[0].xxxx')
+    fs('MOV TEMP[0].zw, %s.zzzw' % k)
+    fs('MOV OUT[0], TEMP[0]')
+    vs = std_vs()
+
+    def p(x, y, face):
+        col = (face * 0.25 + 0.5, (x + 0.5) / 250.0, 0.0, 1.0)
+        return 'probe rgba %d %d %s' % (x, y, ' '.join(fmt_val(c) for c in col))
+    cmds = ['clear color 0 0 0 0', 'clear',
+            'draw rect -1 -1 1 2',        # counter-clockwise: front facing
+            'draw rect 1 -1 -1 2',        # negative width mirrors it: back facing
+            p(20, 20, 1), p(100, 200, 1), p(150, 20, -1), p(240, 240, -1)]
+    return write_test('tgsi-face', 'FACE input: +1 for the counter-clockwise (front-facing) left\n'
+                      'rectangle, -1 for the right one drawn with a negative width, which\n'
+                      'reverses its winding; red = 0.25 face + 0.5, green = v.x.',
+                      [('require', tgsi_requirements([vs, fs])),
+                       ('vertex shader tgsi', vs.text()), ('fragment shader tgsi', fs.text())], cmds)
+
+
 _generate_base = generate
 
 
 def generate():  # noqa: F811
-    return _generate_base() + extra_tests()
+    return _generate_base() + extra_tests() + [face_test()]
