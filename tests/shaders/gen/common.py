@@ -156,15 +156,41 @@ class Pipeline:
         col = [bitsf(b) for b in out.get(0, [0, 0, 0, 0])]
         return [min(1.0, max(0.0, c)) for c in col]
 
-    def _fs_machine(self, px, py):
-        nx, ny = pixel_ndc(px, py)
+    def _run_vs(self, nx, ny):
         vin = {0: [fbits(f32(nx)), fbits(f32(ny)), 0, fbits(1.0)],
                1: [fbits(f32(c)) for c in self.color]}
         for n, tc in self.texcoords.items():
             vin[2 + n] = [fbits(f32(c)) for c in tc]
         vm = Machine(self.vs.program(), vin, self._cbits(), self.vs.imm_bits())
         vm.noise = self.noise
-        vout = vm.run()
+        return vm.run()
+
+    def _corner_interp(self, px, py):
+        """Vertex outputs of the four corners interpolated like the runner's two
+        triangles (bl, br, tl) and (tl, br, tr), for non-affine vertex shaders
+        (w must stay 1)."""
+        corners = [self._run_vs(x, y) for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1))]
+        u, v = (px + 0.5) / WIDTH, (py + 0.5) / HEIGHT
+        if abs(u + v - 1.0) < 0.02:
+            raise ValueError('probe too close to the diagonal')
+        out = {}
+        for idx in corners[0]:
+            vals = []
+            for c in range(4):
+                bl, br, tl, tr = (bitsf(k[idx][c]) for k in corners)
+                if u + v <= 1.0:
+                    f = bl + u * (br - bl) + v * (tl - bl)
+                else:
+                    f = tr + (1 - u) * (tl - tr) + (1 - v) * (br - tr)
+                vals.append(fbits(f32(f)))
+            out[idx] = vals
+        return out
+
+    def _fs_machine(self, px, py):
+        if getattr(self, 'corner_interp', False):
+            vout = self._corner_interp(px, py)
+        else:
+            vout = self._run_vs(*pixel_ndc(px, py))
         by_sem = {}
         for idx, sem in decl_semantics(self.vs, 'OUT').items():
             by_sem[sem] = vout.get(idx, [0, 0, 0, 0])
@@ -258,9 +284,10 @@ def std_vs(extra=None):
 
 
 def tgsi_test(name, comment, vs, fs, points='all', consts=None, pre=None, clear=None,
-              color=None, texcoords=None):
+              color=None, texcoords=None, corner_interp=False):
     clear = clear or (0.0, 0.0, 0.0, 0.0)
     pipe = Pipeline(vs, fs, consts=consts, clear=clear, color=color, texcoords=texcoords)
+    pipe.corner_interp = corner_interp
     probes, cols = probe_lines(pipe, points, name)
     cmds = ['clear color %s' % ' '.join(fmt_val(c) for c in clear), 'clear']
     for i, v in sorted((consts or {}).items()):

@@ -806,8 +806,155 @@ def face_test():
                        ('vertex shader tgsi', vs.text()), ('fragment shader tgsi', fs.text())], cmds)
 
 
+def raster_tests():
+    from common import write_test, tgsi_requirements, fmt_val
+    files = []
+
+    def emit(name, comment, vs, fs, probes, cmds=None):
+        lines = ['clear color 0 0 0 0', 'clear'] + (cmds or ['draw rect -1 -1 2 2'])
+        for (x, y), col in probes:
+            lines.append('probe rgba %d %d %s' % (x, y, ' '.join(fmt_val(c) for c in col)))
+        return write_test(name, comment, [('require', tgsi_requirements([vs, fs])),
+                                          ('vertex shader tgsi', vs.text()),
+                                          ('fragment shader tgsi', fs.text())], lines)
+
+    # TGSI's default origin is the upper left: y counts down from the top edge.
+    fs = Tgsi('FRAG')
+    fs.decl('IN[0], POSITION, LINEAR')
+    fs.decl('OUT[0], COLOR')
+    fs.decl('TEMP[0]')
+    k = fs.imm([0.004, 0.0, 0.0, 1.0])
+    fs('MUL TEMP[0].xy, IN[0].xyyy, %s.xxxx' % k)
+    fs('FRC TEMP[0].z, IN[0].yyyy')
+    fs('MOV TEMP[0].w, %s.wwww' % k)
+    fs('MOV OUT[0], TEMP[0]')
+    pts = [(0, 0), (10, 200), (124, 124), (249, 3), (200, 249)]
+    files.append(emit('frag-position-upper-left', 'Fragment POSITION without FS_COORD_ORIGIN uses TGSI\'s default\n'
+                      'upper-left origin: y = 250 - (GL y + 0.5), so the bottom row reads\n'
+                      '249.5.  Shows (x / 250, y / 250, frac(y), 1).', std_vs(), fs,
+                      [((x, y), ((x + 0.5) / 250, (249.5 - y) / 250, 0.5, 1.0)) for x, y in pts]))
+
+    fs = Tgsi('FRAG')
+    fs.prop('FS_COORD_ORIGIN LOWER_LEFT')
+    fs.prop('FS_COORD_PIXEL_CENTER INTEGER')
+    fs.decl('IN[0], POSITION, LINEAR')
+    fs.decl('OUT[0], COLOR')
+    fs.decl('TEMP[0]')
+    k = fs.imm([0.004, 0.25, 0.5, 1.0])
+    fs('MUL TEMP[0].xy, IN[0].xyyy, %s.xxxx' % k)
+    fs('FRC TEMP[0].z, IN[0].xxxx')
+    fs('ADD TEMP[0].z, TEMP[0].zzzz, %s.yyyy' % k)
+    fs('MOV TEMP[0].w, %s.wwww' % k)
+    fs('MOV OUT[0], TEMP[0]')
+    files.append(emit('frag-position-integer-center', 'FS_COORD_PIXEL_CENTER INTEGER: pixel centres at whole\n'
+                      'numbers, so frac(x) = 0.  Shows (x / 250, y / 250, frac(x) + 0.25, 1).',
+                      std_vs(), fs, [((x, y), (x / 250, y / 250, 0.25, 1.0)) for x, y in pts]))
+
+    # Perspective: clip w = 1.5 + 0.5 x (1 at the left edge, 2 at the right),
+    # position (x w, y w, 0, w) keeps the rectangle on the whole window.
+    vs = Tgsi('VERT')
+    vs.decl('IN[0]')
+    vs.decl('OUT[0], POSITION')
+    vs.decl('OUT[1], GENERIC[0]')
+    vs.decl('OUT[2], GENERIC[1]')
+    vs.decl('OUT[3], COLOR')
+    vs.decl('TEMP[0]')
+    k = vs.imm([0.5, 1.5, 0.0, 1.0])
+    vs('MAD TEMP[0].x, IN[0].xxxx, %s.xxxx, %s.yyyy' % (k, k))       # w
+    vs('MUL OUT[0].xy, IN[0].xyyy, TEMP[0].xxxx')
+    vs('MOV OUT[0].z, %s.zzzz' % k)
+    vs('MOV OUT[0].w, TEMP[0].xxxx')
+    vs('MAD TEMP[0].y, IN[0].xxxx, %s.xxxx, %s.xxxx' % (k, k))       # a = (x + 1) / 2
+    vs('MOV OUT[1], TEMP[0].yyyy')
+    vs('MOV OUT[2], TEMP[0].yyyy')
+    vs('MOV OUT[3], TEMP[0].yyyw')
+    fs = Tgsi('FRAG')
+    fs.decl('IN[0], GENERIC[0], PERSPECTIVE')
+    fs.decl('IN[1], GENERIC[1], LINEAR')
+    fs.decl('IN[2], COLOR, COLOR')
+    fs.decl('OUT[0], COLOR')
+    fs.decl('TEMP[0]')
+    fs('MOV TEMP[0].x, IN[0].xxxx')
+    fs('MOV TEMP[0].y, IN[1].xxxx')
+    fs('MOV TEMP[0].z, IN[2].xxxx')
+    fs('MOV TEMP[0].w, %s' % fs.imm([1.0, 1.0, 1.0, 1.0]))
+    fs('MOV OUT[0], TEMP[0]')
+
+    def persp(x):
+        t = (x + 0.5) / 250.0          # screen-space position across the window
+        # a is 0 where w = 1 and 1 where w = 2: perspective-correct a = (t / 2) / ((1 - t) + t / 2)
+        return t / (2.0 - t), t
+    probes = []
+    for x, y in [(0, 10), (50, 100), (125, 200), (200, 30), (249, 249)]:
+        p, l = persp(x)
+        probes.append(((x, y), (p, l, p, 1.0)))
+    files.append(emit('varying-perspective', 'Perspective-correct interpolation: clip w runs from 1 (left) to\n'
+                      '2 (right) and a varying from 0 to 1.  At screen fraction t,\n'
+                      'PERSPECTIVE and COLOR give t / (2 - t), LINEAR gives t.', vs, fs, probes))
+    return files
+
+
+def vs_divergent_tests():
+    files = []
+    vs = Tgsi('VERT')
+    vs.decl('IN[0]')
+    vs.decl('OUT[0], POSITION')
+    vs.decl('OUT[1], GENERIC[0]')
+    vs.decl('TEMP[0..1]')
+    k = vs.imm([0.0, 0.25, 0.75, 1.0])
+    vs('MOV OUT[0], IN[0]')
+    vs('SLT TEMP[0].x, %s.xxxx, IN[0].xxxx' % k)        # right-hand vertices
+    vs('SLT TEMP[0].y, IN[0].yyyy, %s.xxxx' % k)        # bottom vertices
+    vs('IF TEMP[0].xxxx')
+    vs('MOV TEMP[1], %s.zyxw' % k)
+    vs('IF TEMP[0].yyyy')
+    vs('MOV TEMP[1].z, %s.wwww' % k)
+    vs('ENDIF')
+    vs('ELSE')
+    vs('MOV TEMP[1], %s.yzzw' % k)
+    vs('ENDIF')
+    vs('MOV OUT[1], TEMP[1]')
+    fs = std_fs()
+    fs('MOV OUT[0], IN[0]')
+    files.append(tgsi_test('vs-divergent-if', 'Vertex-shader IF/ELSE that differs per vertex (x > 0, then\n'
+                           'y < 0): the four corners get different colours, which the\n'
+                           'rasterizer interpolates over the two triangles.', vs, fs,
+                           [(10, 10), (230, 40), (30, 200), (240, 240), (60, 120), (200, 150)],
+                           corner_interp=True))
+
+    vs = Tgsi('VERT')
+    vs.decl('IN[0]')
+    vs.decl('OUT[0], POSITION')
+    vs.decl('OUT[1], GENERIC[0]')
+    vs.decl('TEMP[0..2]')
+    k = vs.imm([1.0, 0.0, 2.5, 0.03125])
+    vs('MOV OUT[0], IN[0]')
+    vs('MAD TEMP[0].x, IN[0].xxxx, %s.zzzz, %s.zzzz' % (k, k))
+    vs('ADD TEMP[0].x, TEMP[0].xxxx, IN[0].yyyy')
+    vs('ADD TEMP[0].x, TEMP[0].xxxx, %s.xxxx' % k)              # 2.5 x + y + 3.5: 0, 5, 2, 7
+    vs('MOV TEMP[1], %s.yyyy' % k)
+    vs('BGNLOOP')
+    vs('SGE TEMP[2].x, TEMP[1].xxxx, TEMP[0].xxxx')
+    vs('IF TEMP[2].xxxx')
+    vs('BRK')
+    vs('ENDIF')
+    vs('ADD TEMP[1].y, TEMP[1].yyyy, TEMP[1].xxxx')
+    vs('ADD TEMP[1].x, TEMP[1].xxxx, %s.xxxx' % k)
+    vs('ENDLOOP')
+    vs('MUL OUT[1].xy, TEMP[1].xyyy, %s.wwww' % k)
+    vs('MOV OUT[1].zw, %s.yyyx' % k)
+    fs = std_fs()
+    fs('MOV OUT[0], IN[0]')
+    files.append(tgsi_test('vs-divergent-loop', 'Vertex-shader loop whose trip count differs per corner\n'
+                           '(0, 5, 2, 7 for bottom-left, bottom-right, top-left, top-right):\n'
+                           '(count, sum of 0..count-1) / 32 interpolated over the triangles.', vs, fs,
+                           [(10, 10), (230, 40), (30, 200), (240, 240), (60, 120), (200, 150)],
+                           corner_interp=True))
+    return files
+
+
 _generate_base = generate
 
 
 def generate():  # noqa: F811
-    return _generate_base() + extra_tests() + [face_test()]
+    return _generate_base() + extra_tests() + [face_test()] + raster_tests() + vs_divergent_tests()
