@@ -541,6 +541,33 @@ END'''
                        'texcoord 0 (0.25, 0.75, 0, 1)', 'texcoord 1 (0.75, 0.25, 0, 1)',
                        'draw rect -1 -1 2 2', probe_all((0.0, 0.75, 0.25, 1.0))], FP_REQ))
 
+    rows = [(i * 0.125 + 0.0625, 1 - i * 0.125, 0.25 * (i % 2), 1.0) for i in range(6)]
+    vp = '''!!ARBvp1.0
+PARAM arr[6] = { %s };
+ADDRESS A0;
+TEMP i;
+MOV result.position, vertex.position;
+MAD i.x, vertex.position.x, 1.5, 1.5;
+ARL A0.x, i.x;
+MOV result.color, arr[A0.x + 1];
+ARL A0.x, -vertex.position.y;
+MOV result.color.w, arr[A0.x + 2].x;
+END''' % ',\n                 '.join('{%s}' % ', '.join(fmt_val(v) for v in r) for r in rows)
+
+    def arl_col(x, y):
+        u, v = s_of(x), s_of(y)
+        left, right = rows[1], rows[4]
+        rgb = [l + u * (r - l) for l, r in zip(left[:3], right[:3])]
+        bottom, top = rows[3][0], rows[1][0]       # index -(-1)+2 = 3 at y = -1, 1 at y = +1
+        return rgb + [bottom + v * (top - bottom)]
+    files.append(test('arb-vp-arl-per-vertex', 'ARL with a different index at every vertex: floor(1.5 x + 1.5)\n'
+                      'is 0 on the left and 3 on the right edge (arr[1] / arr[4]),\n'
+                      'floor(-y) is 1 at the bottom and -1 at the top for alpha\n'
+                      '(arr[3].x / arr[1].x); the rasterizer interpolates between them.', vp, FP_COLOR,
+                      ['draw rect -1 -1 2 2'] + [probe(x, y, arl_col(x, y))
+                                                 for x, y in ((5, 5), (240, 20), (20, 240), (245, 245),
+                                                              (125, 60))], BOTH))
+
     fp = '''!!ARBfp1.0
 TEMP p;
 MUL p.xy, fragment.position, 0.004;
