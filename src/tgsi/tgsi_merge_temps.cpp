@@ -24,10 +24,11 @@ namespace {
 
 struct Renumbering {
    std::vector<int> map;          /* old TEMP index -> new, -1 = unreferenced */
-   /* Packed single-channel temporaries: old TEMP -> its new channel, or -1
-    * when the temporary keeps its channels. */
-   std::vector<int8_t> new_chan;
-   int moved = 0;                 /* temporaries whose channel changed */
+   /* Temporaries packed into other channels: old channel -> new channel
+    * (channels the temporary never uses map to any valid channel). */
+   std::vector<std::array<uint8_t, 4>> chan_map;
+   std::vector<char> remapped;
+   int moved = 0;                 /* temporaries whose channels changed */
    std::vector<int> array_delta;  /* by declaration index: new first - old first */
    int plain_regs = 0;            /* merged temporaries occupy 0..plain_regs-1 */
    int total = 0;
@@ -98,10 +99,10 @@ template <typename Fn> void for_each_temp_ref(Shader &shader, Fn &&fn)
    }
 }
 
-/* Temporaries that use one channel and are only written by instructions
- * whose written channel can be moved (component-wise ones, by moving the
- * sources' swizzles along; replicating ones, for free) may go to any free
- * channel of any register. */
+/* Temporaries that use at most three channels and are only written by
+ * instructions whose written channels can be moved (component-wise ones, by
+ * moving the sources' swizzles along; replicating ones, for free) may go to
+ * any free channels of any register. */
 std::vector<char> find_movable(const Shader &shader, const TempLifetimes &lt)
 {
    const size_t n = lt.temps.size();
@@ -112,7 +113,7 @@ std::vector<char> find_movable(const Shader &shader, const TempLifetimes &lt)
       int used = 0;
       for (int c = 0; c < 4; c++)
          used += lt.chan_slot_begin[t][c] <= lt.chan_slot_end[t][c];
-      movable[t] = used == 1;
+      movable[t] = used >= 1 && used <= 3;
    }
    for (const Instruction &inst : shader.instructions) {
       const OutputMode mode = inst.info().mode;
@@ -126,18 +127,47 @@ std::vector<char> find_movable(const Shader &shader, const TempLifetimes &lt)
    return movable;
 }
 
-int single_channel(const TempLifetimes &lt, size_t t)
+/* Channels of register `busy` that can take the used channels of a
+ * temporary (ranges b..e per channel): its own channels when they are free,
+ * else each used channel in turn takes the lowest free channel not yet
+ * taken.  Returns false when they do not fit. */
+bool fit_channels(const std::array<int, 4> &busy, const std::array<int, 4> &b,
+                  const std::array<int, 4> &e, std::array<uint8_t, 4> &to)
 {
+   bool identity = true;
    for (int c = 0; c < 4; c++)
-      if (lt.chan_slot_begin[t][c] <= lt.chan_slot_end[t][c])
-         return c;
-   return 0;
+      if (b[c] <= e[c] && busy[c] >= b[c])
+         identity = false;
+   if (identity) {
+      to = {0, 1, 2, 3};
+      return true;
+   }
+   unsigned taken = 0;
+   int first = -1;
+   for (int c = 0; c < 4; c++) {
+      if (b[c] > e[c])
+         continue;
+      int pick = -1;
+      for (int c2 = 0; c2 < 4 && pick < 0; c2++)
+         if (!(taken & (1u << c2)) && busy[c2] < b[c])
+            pick = c2;
+      if (pick < 0)
+         return false;
+      taken |= 1u << pick;
+      to[c] = static_cast<uint8_t>(pick);
+      if (first < 0)
+         first = pick;
+   }
+   for (int c = 0; c < 4; c++)
+      if (b[c] > e[c])
+         to[c] = static_cast<uint8_t>(first);
+   return true;
 }
 
 /* First fit over registers with per-channel occupancy, temporaries taken in
  * order of their start.  A channel can take a new range when everything
  * placed in it so far ended before the range begins.  Movable temporaries
- * prefer their own channel so that most swizzles stay as they are.
+ * keep their own channels when those are free, so most swizzles stay.
  * O(temporaries x registers): registers are bounded by what is live at once. */
 int pack_channels(const Shader &shader, const TempLifetimes &lt, Renumbering &r)
 {
@@ -156,110 +186,95 @@ int pack_channels(const Shader &shader, const TempLifetimes &lt, Renumbering &r)
    for (int t : order) {
       const auto &b = lt.chan_slot_begin[t];
       const auto &e = lt.chan_slot_end[t];
-      int reg = -1, chan = -1;
-      if (movable[t]) {
-         const int c = single_channel(lt, t);
-         for (size_t k = 0; k < busy_until.size() && reg < 0; k++) {
-            if (busy_until[k][c] < b[c]) {
+      std::array<uint8_t, 4> to = {0, 1, 2, 3};
+      int reg = -1;
+      for (size_t k = 0; k < busy_until.size() && reg < 0; k++) {
+         if (movable[t]) {
+            if (fit_channels(busy_until[k], b, e, to))
                reg = static_cast<int>(k);
-               chan = c;
-               break;
-            }
-            for (int c2 = 0; c2 < 4; c2++) {
-               if (busy_until[k][c2] < b[c]) {
-                  reg = static_cast<int>(k);
-                  chan = c2;
-                  break;
-               }
-            }
-         }
-         if (reg < 0) {
-            reg = static_cast<int>(busy_until.size());
-            chan = c;
-            busy_until.push_back({INT_MIN, INT_MIN, INT_MIN, INT_MIN});
-         }
-         busy_until[reg][chan] = e[c];
-         if (chan != c) {
-            r.new_chan[t] = static_cast<int8_t>(chan);
-            r.moved++;
-         }
-      } else {
-         for (size_t k = 0; k < busy_until.size() && reg < 0; k++) {
+         } else {
             bool fits = true;
             for (int c = 0; c < 4 && fits; c++)
                fits = b[c] > e[c] || busy_until[k][c] < b[c];
             if (fits)
                reg = static_cast<int>(k);
          }
-         if (reg < 0) {
-            reg = static_cast<int>(busy_until.size());
-            busy_until.push_back({INT_MIN, INT_MIN, INT_MIN, INT_MIN});
-         }
-         for (int c = 0; c < 4; c++)
-            if (b[c] <= e[c])
-               busy_until[reg][c] = std::max(busy_until[reg][c], e[c]);
+      }
+      if (reg < 0) {
+         reg = static_cast<int>(busy_until.size());
+         busy_until.push_back({INT_MIN, INT_MIN, INT_MIN, INT_MIN});
+         to = {0, 1, 2, 3};
+      }
+      bool changed = false;
+      for (int c = 0; c < 4; c++) {
+         if (b[c] > e[c])
+            continue;
+         busy_until[reg][to[c]] = std::max(busy_until[reg][to[c]], e[c]);
+         changed |= to[c] != c;
+      }
+      if (changed) {
+         r.chan_map[t] = to;
+         r.remapped[t] = 1;
+         r.moved++;
       }
       r.map[t] = reg;
    }
    return static_cast<int>(busy_until.size());
 }
 
-/* Rewrites one instruction's channels for the packed temporaries: a moved
- * destination channel takes the sources' swizzles along (component-wise
- * ops compute channel c from swizzle position c), and every read of a moved
- * temporary selects its new channel (it has only the one). */
+/* Rewrites one instruction's channels for the packed temporaries.  A
+ * component-wise op computes destination channel c from swizzle position c
+ * of every source, so moving its written channels moves those swizzle
+ * entries along; a replicating op only needs the new write mask.  Reads of
+ * a moved temporary select the new channels. */
 void move_channels(Instruction &inst, const Renumbering &r)
 {
-   auto moved_to = [&](File f, const RegIndex &idx) -> int {
-      if (f != File::Temporary || idx.indirect || idx.value < 0 ||
-          static_cast<size_t>(idx.value) >= r.new_chan.size())
-         return -1;
-      return r.new_chan[idx.value];
+   auto map_of = [&](File f, int32_t index, bool indirect) -> const std::array<uint8_t, 4> * {
+      if (f != File::Temporary || indirect || index < 0 ||
+          static_cast<size_t>(index) >= r.remapped.size() || !r.remapped[index])
+         return nullptr;
+      return &r.chan_map[index];
    };
    if (inst.dst.size() == 1) {
       DstOperand &d = inst.dst[0];
-      const int to = moved_to(d.file, d.index);
-      if (to >= 0) {
-         int from = 0;
-         while (from < 4 && !(d.write_mask & (1u << from)))
-            from++;
-         if (from < 4) {
-            if (inst.info().mode == OutputMode::Component)
-               for (SrcOperand &s : inst.src)
-                  s.swizzle[to] = s.swizzle[from];
-            d.write_mask = static_cast<uint8_t>(1u << to);
+      if (const auto *m = map_of(d.file, d.index.value, d.index.indirect.has_value())) {
+         uint8_t mask = 0;
+         for (int c = 0; c < 4; c++)
+            if (d.write_mask & (1u << c))
+               mask |= static_cast<uint8_t>(1u << (*m)[c]);
+         if (inst.info().mode == OutputMode::Component) {
+            for (SrcOperand &s : inst.src) {
+               const std::array<uint8_t, 4> old = s.swizzle;
+               for (int c = 0; c < 4; c++)
+                  if (d.write_mask & (1u << c))
+                     s.swizzle[(*m)[c]] = old[c];
+            }
          }
+         d.write_mask = mask;
       }
    }
    auto move_ref = [&](RegIndex &idx) {
-      if (idx.indirect && idx.indirect->file == File::Temporary) {
-         RegIndex direct;
-         direct.value = idx.indirect->index;
-         const int to = moved_to(File::Temporary, direct);
-         if (to >= 0)
-            idx.indirect->swizzle = static_cast<uint8_t>(to);
-      }
+      if (idx.indirect && idx.indirect->file == File::Temporary)
+         if (const auto *m = map_of(File::Temporary, idx.indirect->index, false))
+            idx.indirect->swizzle = (*m)[idx.indirect->swizzle & 3];
    };
    for (SrcOperand &s : inst.src) {
       move_ref(s.index);
       if (s.dimension)
          move_ref(*s.dimension);
-      const int to = moved_to(s.file, s.index);
-      if (to >= 0)
-         s.swizzle = {uint8_t(to), uint8_t(to), uint8_t(to), uint8_t(to)};
+      if (const auto *m = map_of(s.file, s.index.value, s.index.indirect.has_value()))
+         for (uint8_t &sw : s.swizzle)
+            sw = (*m)[sw & 3];
    }
    for (DstOperand &d : inst.dst) {
       move_ref(d.index);
       if (d.dimension)
          move_ref(*d.dimension);
    }
-   for (TexOffset &o : inst.tex_offsets) {
-      RegIndex direct;
-      direct.value = o.index;
-      const int to = moved_to(o.file, direct);
-      if (to >= 0)
-         o.swizzle = {uint8_t(to), uint8_t(to), uint8_t(to)};
-   }
+   for (TexOffset &o : inst.tex_offsets)
+      if (const auto *m = map_of(o.file, o.index, false))
+         for (uint8_t &sw : o.swizzle)
+            sw = (*m)[sw & 3];
 }
 
 /* ARRAY declarations must not overlap each other for their blocks to be
@@ -281,7 +296,8 @@ Renumbering plan(const Shader &shader, const TempLifetimes &lt, bool pack)
 {
    Renumbering r;
    r.map.assign(lt.temps.size(), -1);
-   r.new_chan.assign(lt.temps.size(), -1);
+   r.chan_map.assign(lt.temps.size(), {0, 1, 2, 3});
+   r.remapped.assign(lt.temps.size(), 0);
    r.plain_regs = pack ? pack_channels(shader, lt, r) : colour_intervals(lt, r.map);
 
    r.total = r.plain_regs;

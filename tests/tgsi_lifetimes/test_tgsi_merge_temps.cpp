@@ -99,6 +99,31 @@ TEST(TgsiMergeTemps, PackingMovesScalarsIntoFreeChannels)
                  6, 3, true, 2);
 }
 
+TEST(TgsiMergeTemps, PackingMovesTwoChannelTemps)
+{
+   /* TEMP[1].xy goes to the free .zw of TEMP[0]'s register: the ADD's
+    * source swizzles move with its destination channels. */
+   expect_merged("VERT\n"
+                 "DCL IN[0]\n"
+                 "DCL OUT[0]\n"
+                 "DCL TEMP[0..2]\n"
+                 "  0: MOV TEMP[0].xy, IN[0]\n"
+                 "  1: ADD TEMP[1].xy, IN[0].zwzw, IN[0]\n"
+                 "  2: MUL TEMP[2], TEMP[0].xyxy, TEMP[1].xyxy\n"
+                 "  3: MOV OUT[0], TEMP[2]\n"
+                 "  4: END\n",
+                 "VERT\n"
+                 "DCL IN[0]\n"
+                 "DCL OUT[0]\n"
+                 "DCL TEMP[0]\n"
+                 "  0: MOV TEMP[0].xy, IN[0]\n"
+                 "  1: ADD TEMP[0].zw, IN[0].zwzw, IN[0].xyxy\n"
+                 "  2: MUL TEMP[0], TEMP[0].xyxy, TEMP[0].zwzw\n"
+                 "  3: MOV OUT[0], TEMP[0]\n"
+                 "  4: END\n",
+                 3, 1, true, 1);
+}
+
 TEST(TgsiMergeTemps, WithoutPackingScalarsTakeWholeRegisters)
 {
    Shader s = parse_or_fail(kScalarTemps);
