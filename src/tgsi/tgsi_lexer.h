@@ -27,6 +27,12 @@ inline bool is_word_char(char c)
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/* Blanks inside a line; '\n' ends the line and is never seen here. */
+inline bool is_blank(char c)
+{
+   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
 inline char to_upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; }
 
 /* Case-insensitive comparison against an upper-case keyword; tgsi_text
@@ -90,12 +96,8 @@ class LineCursor {
 
    void skip_ws()
    {
-      while (pos_ < text_.size()) {
-         char c = text_[pos_];
-         if (c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f')
-            break;
+      while (pos_ < text_.size() && is_blank(text_[pos_]))
          pos_++;
-      }
    }
 
    /* Skip blanks, then consume c if it is next. */

@@ -408,10 +408,10 @@ bool Parser::parse_property(LineCursor &c)
    if (prop.property == Property::Other) {
       /* tgsi_dump prints some properties with several values
        * ("NAME a, b, c"); an unknown one keeps all of its text. */
-      c.skip_ws();
-      std::string_view rest = c.text().substr(c.pos());
-      while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r'))
+      std::string_view rest = c.text().substr(vstart);
+      while (!rest.empty() && is_blank(rest.back()))
          rest.remove_suffix(1);
+      prop.value_text.clear();
       for (char ch : rest)
          prop.value_text += to_upper(ch);
       c.set_pos(c.text().size());

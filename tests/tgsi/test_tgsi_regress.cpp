@@ -46,6 +46,7 @@ TEST(TgsiRegress, EveryInputParsesOrIsDiagnosed)
          auto again = parse_tgsi(print_tgsi(*s), "printed", again_diags);
          ASSERT_TRUE(again) << path << "\n" << again_diags.str();
          EXPECT_EQ(test::shader_diff(*s, *again), "") << path;
+         EXPECT_EQ(print_tgsi(*again), print_tgsi(*s)) << path;
       } else {
          rejected++;
          ASSERT_TRUE(diags.has_errors()) << path;
