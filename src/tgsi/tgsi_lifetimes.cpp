@@ -79,14 +79,17 @@ uint8_t texture_usage_mask(const Instruction &inst, unsigned src_index)
    switch (inst.opcode) {
    case Opcode::TEX:
    case Opcode::TEX_LZ:
-   case Opcode::TXF_LZ:
    case Opcode::TXD:
       return src_index == 0 ? coords : 0xf;
    case Opcode::TXP:
    case Opcode::TXB:
    case Opcode::TXL:
-   case Opcode::TXF:
       return src_index == 0 ? coords | 0x8 : 0xf;
+   /* Texel fetches pass x, y and z on whatever the target, and the texture
+    * model range-checks all three (a 2D texture has depth 1). */
+   case Opcode::TXF:
+   case Opcode::TXF_LZ:
+      return 0xf;
    case Opcode::TXQ:
       return src_index == 0 ? 0x1 : 0xf;
    case Opcode::TEX2:

@@ -91,6 +91,28 @@ TEST(TgsiMergeEquivalence, ScalarsOfEveryOpcodeKind)
    EXPECT_GT(stats.channels_moved, 0);
 }
 
+TEST(TgsiMergeEquivalence, TexelFetchReadsEveryCoordinateChannel)
+{
+   /* The texture model checks TXF's z against a 2D texture's depth, so the
+    * never-written TEMP[0].z must still read zero after merging. */
+   expect_equivalent_after_merge("FRAG\n"
+                                 "DCL IN[0..1], GENERIC[0], PERSPECTIVE\n"
+                                 "DCL OUT[0..1], GENERIC[0]\n"
+                                 "DCL SAMP[0]\n"
+                                 "DCL SVIEW[0], 2D, FLOAT\n"
+                                 "DCL TEMP[0..2]\n"
+                                 "IMM[0] FLT32 {    0.0000,     4.0000,     1.0000,     3.0000}\n"
+                                 "  0: MOV TEMP[1], IN[1]\n"
+                                 "  1: MOV OUT[1], TEMP[1]\n"
+                                 "  2: MUL TEMP[0].xy, IN[0], IMM[0].yyyy\n"
+                                 "  3: F2I TEMP[0].xy, |TEMP[0]|\n"
+                                 "  4: MOV TEMP[0].w, IMM[0].xxxx\n"
+                                 "  5: TXF TEMP[2], TEMP[0], SAMP[0], 2D\n"
+                                 "  6: MOV OUT[0], TEMP[2]\n"
+                                 "  7: END\n",
+                                 31);
+}
+
 TEST(TgsiMergeEquivalence, RandomVertexPrograms)
 {
    int total_before = 0, total_after = 0;
