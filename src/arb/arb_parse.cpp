@@ -1284,6 +1284,22 @@ Program Parser::finish()
    sh.processor = kind_ == ProgramKind::Vertex ? tgsi::Processor::Vertex
                                                : tgsi::Processor::Fragment;
    sh.source_name = std::string(file_);
+   if (kind_ == ProgramKind::Fragment && inputs_.count(FS_IN_POSITION)) {
+      /* fragment.position is GL window coordinates: lower-left origin,
+       * pixel centres at .5. */
+      tgsi::PropertyDecl origin;
+      origin.property = tgsi::Property::FsCoordOrigin;
+      origin.name = "FS_COORD_ORIGIN";
+      origin.value = 1;
+      origin.value_text = "LOWER_LEFT";
+      sh.properties.push_back(origin);
+      tgsi::PropertyDecl center;
+      center.property = tgsi::Property::FsCoordPixelCenter;
+      center.name = "FS_COORD_PIXEL_CENTER";
+      center.value = 0;
+      center.value_text = "HALF_INTEGER";
+      sh.properties.push_back(center);
+   }
 
    /* Dense IN/OUT numbering in slot order. */
    std::map<int32_t, int32_t> in_map, out_map;

@@ -16,7 +16,9 @@
  *                fogcoord, texcoord[0..7], attrib[0..15]  (Mesa's
  *                VERT_ATTRIB order; attrib[n] does not alias the
  *                conventional attributes).  No semantics are declared.
- *      fragment: position (POSITION, LINEAR), color.primary (COLOR[0],
+ *      fragment: position (POSITION, LINEAR; the shader then declares
+ *                FS_COORD_ORIGIN LOWER_LEFT and FS_COORD_PIXEL_CENTER
+ *                HALF_INTEGER, GL's window convention), color.primary (COLOR[0],
  *                COLOR), color.secondary (COLOR[1], COLOR), fogcoord
  *                (FOG[0], PERSPECTIVE), texcoord[n] (GENERIC[n],
  *                PERSPECTIVE), facing (FACE, CONSTANT).

@@ -216,6 +216,8 @@ const ErrorCase kErrorCases[] = {
     "bad.arb:3:8: error: undeclared identifier 'nope'\nbad.arb:4:1: error: 'ADD' expects 3 operands, found 2\nbad.arb:5:7: error: invalid write mask '.q'\n"},
 };
 
+void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
+
 class ArbErrors : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(ArbErrors, ExactDiagnostics)

@@ -673,6 +673,8 @@ MOV result.depth.z, fragment.position.z;
 END
 )ARB",
     R"ARB(FRAG
+PROPERTY FS_COORD_ORIGIN LOWER_LEFT
+PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER
 DCL IN[0], POSITION, LINEAR
 DCL OUT[0], POSITION
   0: MOV OUT[0].z, IN[0].zzzz
@@ -693,6 +695,8 @@ ADD result.color, t, fragment.texcoord;
 END
 )ARB",
     R"ARB(FRAG
+PROPERTY FS_COORD_ORIGIN LOWER_LEFT
+PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER
 DCL IN[0], POSITION, LINEAR
 DCL IN[1], COLOR, COLOR
 DCL IN[2], COLOR[1], COLOR
@@ -727,6 +731,8 @@ MOV result.color, fragment.color;
 END
 )ARB",
     R"ARB(FRAG
+PROPERTY FS_COORD_ORIGIN LOWER_LEFT
+PROPERTY FS_COORD_PIXEL_CENTER HALF_INTEGER
 DCL IN[0], POSITION, LINEAR
 DCL IN[1], COLOR, COLOR
 DCL OUT[0], COLOR
@@ -830,6 +836,8 @@ CONST[3] = {3.14, 0, 0, 1}
 OUT[0] = result.color[0]
 )ARB"},
 };
+
+void PrintTo(const LowerCase &c, std::ostream *os) { *os << c.name; }
 
 class ArbLower : public ::testing::TestWithParam<LowerCase> {};
 
