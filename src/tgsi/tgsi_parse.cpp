@@ -576,11 +576,6 @@ bool Parser::parse_declaration(LineCursor &c, SourceLoc start)
             auto rt = return_type_from_name(rw);
             if (!rt) {
                c.set_pos(rstart);
-               if (n > 0 && !rw.empty()) {
-                  /* ", FLOAT, CENTROID"-style: not another return type. */
-                  c.set_pos(rstart);
-                  break;
-               }
                if (rw.empty())
                   return unexpected(c, "return type");
                error(c, "unknown return type '" + quote_token(rw) + "'");
@@ -591,6 +586,8 @@ bool Parser::parse_declaration(LineCursor &c, SourceLoc start)
                return false;
             }
             types[n++] = *rt;
+            /* Another return type follows only if the next word is one:
+             * ", FLOAT, CENTROID" ends the list at FLOAT. */
             size_t save = c.pos();
             if (!c.accept(','))
                break;
@@ -1166,9 +1163,8 @@ bool Parser::parse_instruction(LineCursor &c)
 
 void Parser::check_indirect(const IndirectRef &ind, SourceLoc where)
 {
-   if (ind.file == File::Immediate || ind.file == File::Constant) {
-      /* Reading an index out of an immediate or constant is legal TGSI. */
-   }
+   /* Reading an index out of an immediate or a temporary is legal TGSI,
+    * so any file may be the index register; it just has to exist. */
    if (ind.file == File::Immediate) {
       if (ind.index >= static_cast<int32_t>(shader_.immediates.size()))
          error(where, "IMM[" + std::to_string(ind.index) + "] is not defined");
