@@ -357,8 +357,12 @@ bool LineParser::parse_texture(Command &cmd)
       return finish();
    if (cmd.tex == TextureKind::Checkerboard && !integer(cmd.level, "a mip level", 0, 15))
       return false;
-   if (!integer(cmd.width, "a texture width", 1, 4096) ||
-       !integer(cmd.height, "a texture height", 1, 4096))
+   if (!integer(cmd.width, "a texture width", 1, 4096))
+      return false;
+   /* piglit writes 1D sizes as "(w)"; "(w, 1)" is accepted too. */
+   if (cmd.tex == TextureKind::Shadow1D && at_end())
+      cmd.height = 1;
+   else if (!integer(cmd.height, "a texture height", 1, 4096))
       return false;
    if (cmd.tex == TextureKind::Checkerboard &&
        (!floats(cmd.v.data(), 4, "a color component") ||

@@ -19,7 +19,7 @@
  *     texture rgbw UNIT (w, h)
  *     texture checkerboard UNIT LEVEL (w, h) (r, g, b, a) (r, g, b, a)
  *     texture miptree UNIT
- *     texture shadow1D|shadow2D|shadowRect UNIT (w, h)
+ *     texture shadow2D|shadowRect UNIT (w, h) | texture shadow1D UNIT (w)
  *     texparameter 1D|2D|3D|Rect|Cube compare_func|depth_mode|min|mag|wrap_s|wrap_t|wrap_r VALUE
  *     draw rect [ortho] x y w h             NDC (with 'ortho': window pixels)
  *     draw rect tex x y w h tx ty tw th     also sets texcoord 0 per corner

@@ -35,6 +35,7 @@ void usage(FILE *f)
    std::string targets;
    for (const auto &t : sbcc::target_names())
       targets += (targets.empty() ? "" : ", ") + t;
+   fprintf(f, "  %-10s %s\n", "targets", "list the registered targets, one per line");
    fprintf(f, "\ntargets: %s\n'sbcc <command> --help' describes each command.\n",
            targets.c_str());
 }
@@ -50,6 +51,12 @@ int main(int argc, char **argv)
    std::string cmd = argv[1];
    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
       usage(stdout);
+      return 0;
+   }
+   /* For scripts: the registry, one name per line. */
+   if (cmd == "targets" && argc == 2) {
+      for (const auto &t : sbcc::target_names())
+         printf("%s\n", t.c_str());
       return 0;
    }
    for (const auto &c : kCommands)

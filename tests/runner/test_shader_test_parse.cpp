@@ -70,6 +70,7 @@ TEST(ShaderTestParse, Commands)
                      "texture checkerboard 1 0 (32, 32) (1, 0, 0, 1) (0, 0, 1, 1)\n"
                      "texture miptree 2\n"
                      "texture shadow2D 3 (16, 16)\n"
+                     "texture shadow1D 4 (8)\n"
                      "texparameter 2D compare_func greater\n"
                      "draw rect -1 -1 2 2\n"
                      "draw rect ortho 0 0 125 250\n"
@@ -98,6 +99,7 @@ TEST(ShaderTestParse, Commands)
       "texture checkerboard 1 level 0 (32, 32) (1, 0, 0, 1) (0, 0, 1, 1)",
       "texture miptree 2",
       "texture shadow2D 3 (16, 16)",
+      "texture shadow1D 4 (8, 1)",
       "texparameter 2D compare_func greater",
       "draw rect (-1, -1, 2, 2)",
       "draw rect ortho (0, 0, 125, 250)",

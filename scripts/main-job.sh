@@ -1,0 +1,76 @@
+#!/bin/sh
+# The main CI job: build, then run every bundled .shader_test on every target
+# in the registry (`sbcc targets`, so new backends appear here by themselves),
+# printing one row per shader (result + shader-db statistics of each stage)
+# and a totals line per target.  Exit status is non-zero when the build fails
+# or any test fails or errors (skips are fine).
+#
+#   BUILD_DIR=build JOBS=2 scripts/main-job.sh
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+jobs=${JOBS:-2}
+
+if [ ! -f "$build/build.ninja" ]; then
+   meson setup "$build" "$root" || exit 1
+fi
+ninja -C "$build" -j"$jobs" || exit 1
+sbcc=$build/src/tools/sbcc
+
+tests=$(ls "$root"/tests/shaders/*.shader_test 2>/dev/null)
+if [ -z "$tests" ]; then
+   echo "no tests under tests/shaders" >&2
+   exit 1
+fi
+
+status=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for target in $("$sbcc" targets); do
+   # One process per command for all files; results are joined by file name.
+   # shellcheck disable=SC2086
+   "$sbcc" run-test --target="$target" $tests >"$tmp/run" 2>"$tmp/run.err"
+   # shellcheck disable=SC2086
+   "$sbcc" stats --target="$target" -j "$jobs" $tests >"$tmp/stats" 2>"$tmp/stats.err"
+   awk -v target="$target" -v root="$root/" '
+      FNR == NR {
+         # stats: "<file> - <stage> shader: <n> <stat>, ..."
+         split($0, parts, " - ")
+         file = parts[1]
+         rest = substr($0, length(file) + 4)
+         if (file in stats)
+            stats[file] = stats[file] "; " rest
+         else
+            stats[file] = rest
+         n = split(substr(rest, index(rest, ": ") + 2), kv, ", ")
+         for (i = 1; i <= n; i++) {
+            split(kv[i], p, " ")
+            if (!(p[2] in total))
+               order[++norder] = p[2]
+            total[p[2]] += p[1]
+         }
+         next
+      }
+      /^(PASS|FAIL|SKIP|ERROR) / {
+         res = $1
+         file = substr($0, length(res) + 2)
+         count[res]++
+         name = file
+         sub(root "tests/shaders/", "", name)
+         printf "%-10s %-5s %-45s %s\n", target, res, name, stats[file]
+      }
+      END {
+         line = ""
+         for (i = 1; i <= norder; i++)
+            line = line (i > 1 ? ", " : "") total[order[i]] " " order[i]
+         printf "totals %s: %d passed, %d failed, %d errors, %d skipped; %s\n", target,
+                count["PASS"], count["FAIL"], count["ERROR"], count["SKIP"], line
+      }' "$tmp/stats" "$tmp/run"
+   if grep -q '^\(FAIL\|ERROR\) ' "$tmp/run"; then
+      status=1
+      # The failing probes and diagnostics, for the CI log.
+      grep -v '^\(PASS\|SKIP\) ' "$tmp/run" | sed 's/^/  /'
+      sed 's/^/  /' "$tmp/run.err"
+   fi
+done
+exit $status
