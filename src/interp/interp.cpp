@@ -11,9 +11,11 @@
 #include "interp/interp.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <climits>
 #include <cmath>
+#include <utility>
 
 #include "interp/interp_decode.h"
 #include "texture/texture.h"
@@ -139,7 +141,10 @@ uint32_t imsb(uint32_t v)
 }
 
 /* One component-wise ALU channel. */
-uint32_t alu_comp(Opcode op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+/* Always inlined: each opcode's instantiation of exec_alu below folds the
+ * switch away, so the per-channel work is just the operation. */
+[[gnu::always_inline]] inline uint32_t alu_comp(Opcode op, uint32_t a, uint32_t b, uint32_t c,
+                                                uint32_t d)
 {
    const float x = fl(a), y = fl(b), z = fl(c);
    switch (op) {
@@ -232,7 +237,7 @@ uint32_t alu_comp(Opcode op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 }
 
 /* Scalar and per-channel-rule opcodes: the whole result vector. */
-Vec4 alu_vec(Opcode op, const Vec4 *s)
+[[gnu::always_inline]] inline Vec4 alu_vec(Opcode op, const Vec4 *s)
 {
    const float x = fl(s[0][0]);
    switch (op) {
@@ -307,12 +312,6 @@ Vec4 alu_vec(Opcode op, const Vec4 *s)
    }
 }
 
-bool is_vec_op(Opcode op)
-{
-   OutputMode m = opcode_info(op).mode;
-   return m == OutputMode::Replicate || m == OutputMode::Channel;
-}
-
 /* Registers and control state of one group of up to four lanes. */
 struct GroupState {
    const DShader *sh;
@@ -372,9 +371,16 @@ struct GroupState {
    Vec4 fetch(const DSrc &s, int l)
    {
       static const Vec4 zero = {0, 0, 0, 0};
-      const Vec4 *r = locate(s, l);
-      if (!r)
-         r = &zero;
+      const Vec4 *r;
+      if (s.fast == DSrc::kTemp) {
+         r = &temp(l, s.index);
+      } else if (s.fast == DSrc::kImm) {
+         r = &sh->immediates[size_t(s.index)];
+      } else {
+         r = locate(s, l);
+         if (!r)
+            r = &zero;
+      }
       Vec4 v = {(*r)[s.swz[0]], (*r)[s.swz[1]], (*r)[s.swz[2]], (*r)[s.swz[3]]};
       if (s.abs || s.neg) {
          for (uint32_t &c : v) {
@@ -417,6 +423,42 @@ struct GroupState {
             (*r)[c] = in.sat ? bits(saturate(fl(v[c]))) : v[c];
    }
 };
+
+/* One ALU instruction over the group, specialised per opcode so the
+ * operation is resolved at compile time rather than per channel. */
+template <unsigned OP>
+void exec_alu(GroupState &g, const DInst &in, uint8_t active)
+{
+   constexpr Opcode op = Opcode(OP);
+   constexpr OutputMode mode = kOpcodeInfo[OP].mode;
+   constexpr unsigned nsrc = kOpcodeInfo[OP].num_src;
+   for (int l = 0; l < g.n; l++) {
+      if (!(active & (1u << l)))
+         continue;
+      Vec4 s[4] = {};
+      for (unsigned i = 0; i < nsrc && i < 4; i++)
+         s[i] = g.fetch(in.src[i], l);
+      Vec4 r = {0, 0, 0, 0};
+      if constexpr (mode == OutputMode::Replicate || mode == OutputMode::Channel) {
+         r = alu_vec(op, s);
+      } else {
+         for (int c = 0; c < 4; c++)
+            if (in.dst.mask & (1u << c))
+               r[c] = alu_comp(op, s[0][c], s[1][c], s[2][c], s[3][c]);
+      }
+      g.write(in, l, r);
+   }
+}
+
+using AluFn = void (*)(GroupState &, const DInst &, uint8_t);
+
+template <size_t... I>
+constexpr std::array<AluFn, sizeof...(I)> make_alu_table(std::index_sequence<I...>)
+{
+   return {&exec_alu<unsigned(I)>...};
+}
+
+constexpr auto kAluTable = make_alu_table(std::make_index_sequence<kNumOpcodes>{});
 
 struct Frame {
    bool loop;
@@ -744,22 +786,7 @@ void ReferenceExecutable::run_group(GroupState &g, std::vector<Frame> &stack,
             exec_texture(g, in, active);
             break;
          }
-         for (int l = 0; l < g.n; l++) {
-            if (!(active & (1u << l)))
-               continue;
-            Vec4 s[4];
-            for (int i = 0; i < in.nsrc; i++)
-               s[i] = g.fetch(in.src[i], l);
-            Vec4 r = {0, 0, 0, 0};
-            if (is_vec_op(in.op)) {
-               r = alu_vec(in.op, s);
-            } else {
-               for (int c = 0; c < 4; c++)
-                  if (in.dst.mask & (1u << c))
-                     r[c] = alu_comp(in.op, s[0][c], s[1][c], s[2][c], s[3][c]);
-            }
-            g.write(in, l, r);
-         }
+         kAluTable[static_cast<unsigned>(in.op)](g, in, active);
          break;
       }
       pc++;

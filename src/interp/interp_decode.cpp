@@ -123,6 +123,10 @@ struct Decoder {
          d.swz[c] = s.swizzle[c] & 3;
       d.neg = s.negate;
       d.abs = s.absolute;
+      if (!d.ind.present && s.file == File::Temporary)
+         d.fast = DSrc::kTemp;
+      else if (!d.ind.present && s.file == File::Immediate)
+         d.fast = DSrc::kImm;
       d.int_mods = int_mods;
    }
 

@@ -37,6 +37,8 @@ struct DSrc {
    bool neg = false;
    bool abs = false;
    bool int_mods = false; /* negate/abs are integer ops for this operand */
+   /* Direct TEMP / IMM reads, the common case, skip the general lookup. */
+   enum Fast : uint8_t { kGeneral, kTemp, kImm } fast = kGeneral;
 };
 
 struct DDst {

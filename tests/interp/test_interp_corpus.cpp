@@ -106,7 +106,7 @@ void run_dir(const char *sub)
    RunLimits limits;
    limits.max_loop_iterations = 512;
 
-   uint64_t instructions = 0;
+   uint64_t instructions = 0, digest = 1469598103934665603ull;
    double seconds = 0;
    size_t budget = 0;
    for (const auto &path : files) {
@@ -132,11 +132,20 @@ void run_dir(const char *sub)
          ASSERT_EQ(a.lanes[l].killed, b.lanes[l].killed) << path << " lane " << l;
       }
       instructions += ra.instructions;
+      /* FNV-1a over every output word and kill flag: a semantic change in
+       * the interpreter shows up as a different digest. */
+      for (const Lane &lane : a.lanes) {
+         for (const Vec4 &v : lane.outputs)
+            for (uint32_t w : v)
+               digest = (digest ^ w) * 1099511628211ull;
+         digest = (digest ^ uint64_t(lane.killed)) * 1099511628211ull;
+      }
    }
    std::printf("%s: %zu shaders, %zu over the loop budget, %llu lane-instructions in %.3f s "
-               "(%.1f M/s)\n",
+               "(%.1f M/s), output digest %016llx\n",
                sub, files.size(), budget, static_cast<unsigned long long>(instructions), seconds,
-               seconds > 0 ? double(instructions) / seconds / 1e6 : 0.0);
+               seconds > 0 ? double(instructions) / seconds / 1e6 : 0.0,
+               static_cast<unsigned long long>(digest));
 }
 
 TEST(CorpusInterp, R600TgsiRuns) { run_dir("tgsi"); }
