@@ -1,4 +1,362 @@
+/*
+ * Static validation of r600-family programs: the rules the hardware imposes
+ * beyond encodability (docs/r600-emulator.md lists them).  The GPR/constant
+ * read-port model follows Mesa's check_and_set_bank_swizzle (r600_asm.c):
+ * every vector slot reads its operands in the cycles its VEC_* bank swizzle
+ * gives, the trans slot in its SCL_* cycles after the cycles its constants
+ * take, and each (cycle, channel) GPR read port serves a single register.
+ */
+#include <algorithm>
+#include <string>
+
 #include "r600/r600_emu.h"
+
 namespace sbcc::r600 {
-bool validate_program(const Program &, const ShaderInfo &, Diagnostics &) { return true; }
+
+namespace {
+
+constexpr char kSlotNames[] = "xyzwt";
+constexpr const char *kVecSwizzleNames[] = {"VEC_012", "VEC_021", "VEC_120",
+                                            "VEC_102", "VEC_201", "VEC_210"};
+constexpr const char *kSclSwizzleNames[] = {"SCL_210", "SCL_122", "SCL_212", "SCL_221"};
+constexpr uint8_t kVecCycle[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0},
+                                     {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
+constexpr uint8_t kSclCycle[4][3] = {{2, 1, 0}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1}};
+
+class Validator {
+ public:
+   Validator(const Program &prog, const ShaderInfo &info, Diagnostics &diags)
+      : prog_(prog), info_(info), diags_(diags), chip_(prog.chip)
+   {
+   }
+   bool run();
+
+ private:
+   void error(unsigned cf, const std::string &msg)
+   {
+      diags_.error("CF " + std::to_string(cf) + ": " + msg);
+   }
+   void error(unsigned cf, unsigned group, unsigned slot, const std::string &msg)
+   {
+      diags_.error("CF " + std::to_string(cf) + " group " + std::to_string(group) + " slot " +
+                   kSlotNames[slot] + ": " + msg);
+   }
+   void check_alu_clause(unsigned ci, const CfInstr &cf);
+   void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
+                    const AluGroup *prev, bool ct_written[4][4]);
+   void check_read_ports(unsigned ci, unsigned gi, const AluGroup &g);
+
+   const Program &prog_;
+   const ShaderInfo &info_;
+   Diagnostics &diags_;
+   ChipClass chip_;
+};
+
+bool is_gpr_sel(unsigned sel) { return sel <= kSrcGPRLast; }
+
+std::string src_name(unsigned sel, unsigned chan)
+{
+   std::string s = sel <= kSrcGPRLast ? "R" + std::to_string(sel) : "C" + std::to_string(sel);
+   return s + "." + "xyzw"[chan & 3];
 }
+
+struct Ports {
+   int gpr[3][4];   /* [cycle][chan] -> GPR, -1 free */
+   int cfile[4][2]; /* (selector, element) pairs */
+
+   Ports()
+   {
+      for (auto &c : gpr)
+         for (int &x : c)
+            x = -1;
+      for (auto &c : cfile)
+         c[0] = c[1] = -1;
+   }
+};
+
+void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
+{
+   Ports p;
+   const bool r700 = chip_ != ChipClass::R600;
+   auto is_cfile = [&](unsigned sel) {
+      SrcKind k = src_kind(chip_, sel);
+      return k == SrcKind::KCache || k == SrcKind::ConstFile;
+   };
+   auto cfile = [&](const AluInstr &in, unsigned sel, unsigned chan) -> bool {
+      int n = r700 ? 2 : 4;
+      int elem = r700 ? int(chan / 2) : int(chan);
+      for (int r = 0; r < n; r++) {
+         if (p.cfile[r][0] == -1) {
+            p.cfile[r][0] = int(sel);
+            p.cfile[r][1] = elem;
+            return true;
+         }
+         if (p.cfile[r][0] == int(sel) && p.cfile[r][1] == elem)
+            return true;
+      }
+      error(ci, gi, in.slot,
+            "constant " + src_name(sel, chan) + " needs a constant read port but all " +
+                std::to_string(n) + " are taken in this group");
+      return false;
+   };
+   auto gpr = [&](const AluInstr &in, unsigned sel, unsigned chan, unsigned cycle,
+                  const char *swz) -> bool {
+      int &port = p.gpr[cycle][chan & 3];
+      if (port == -1 || port == int(sel)) {
+         port = int(sel);
+         return true;
+      }
+      error(ci, gi, in.slot,
+            std::string("bank swizzle ") + swz + " reads " + src_name(sel, chan) + " in cycle " +
+                std::to_string(cycle) + " where R" + std::to_string(port) + "." +
+                "xyzw"[chan & 3] + " is already read");
+      return false;
+   };
+   for (const AluInstr &in : g.instrs) {
+      const unsigned nsrc = alu_op_info(in.op).num_src;
+      if (in.slot != kSlotT) {
+         if (in.bank_swizzle > 5) {
+            error(ci, gi, in.slot, "vector bank swizzle " + std::to_string(in.bank_swizzle) +
+                                       " does not exist");
+            continue;
+         }
+         const char *swz = kVecSwizzleNames[in.bank_swizzle];
+         for (unsigned s = 0; s < nsrc; s++) {
+            const AluSrc &src = in.src[s];
+            if (is_gpr_sel(src.sel)) {
+               if (s == 1 && src.sel == in.src[0].sel && src.chan == in.src[0].chan)
+                  continue; /* shares src0's read */
+               if (!gpr(in, src.sel, src.chan, kVecCycle[in.bank_swizzle][s], swz))
+                  return;
+            } else if (is_cfile(src.sel)) {
+               if (!cfile(in, src.sel, src.chan))
+                  return;
+            }
+         }
+         continue;
+      }
+      if (in.bank_swizzle > 3) {
+         error(ci, gi, in.slot, "trans bank swizzle " + std::to_string(in.bank_swizzle) +
+                                    " does not exist");
+         continue;
+      }
+      const char *swz = kSclSwizzleNames[in.bank_swizzle];
+      unsigned consts = 0;
+      for (unsigned s = 0; s < nsrc; s++) {
+         const AluSrc &src = in.src[s];
+         bool is_const = is_cfile(src.sel) || (src.sel >= kSrc_0 && src.sel <= kSrc_LITERAL);
+         if (is_const) {
+            if (consts >= 2) {
+               error(ci, gi, in.slot, "more than two constant operands in the trans slot");
+               return;
+            }
+            consts++;
+         }
+         if (is_cfile(src.sel) && !cfile(in, src.sel, src.chan))
+            return;
+      }
+      for (unsigned s = 0; s < nsrc; s++) {
+         const AluSrc &src = in.src[s];
+         unsigned cycle = kSclCycle[in.bank_swizzle][s];
+         bool gpr_or_pv = is_gpr_sel(src.sel) || src.sel == kSrc_PV || src.sel == kSrc_PS;
+         if (gpr_or_pv && cycle < consts) {
+            error(ci, gi, in.slot,
+                  std::string("bank swizzle ") + swz + " reads operand " + std::to_string(s) +
+                      " in cycle " + std::to_string(cycle) + ", taken by the slot's " +
+                      std::to_string(consts) + " constant(s)");
+            return;
+         }
+         if (is_gpr_sel(src.sel) && !gpr(in, src.sel, src.chan, cycle, swz))
+            return;
+      }
+   }
+}
+
+void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
+                            const AluGroup *prev, bool ct_written[4][4])
+{
+   const unsigned nlit = unsigned(g.literals.size());
+   if (nlit > 4 || group_literals_needed(g) > 4)
+      error(ci, gi, g.instrs.empty() ? 0 : g.instrs.back().slot,
+            "group uses " + std::to_string(std::max(nlit, group_literals_needed(g))) +
+                " literals, at most 4 fit");
+   bool loads_ar = false;
+   for (const AluInstr &in : g.instrs)
+      if (alu_op_info(in.op).flags & AF_MOVA)
+         loads_ar = true;
+   unsigned written[kSrcGPRLast + 1] = {};
+   bool prev_slot[5] = {};
+   if (prev)
+      for (const AluInstr &p : prev->instrs)
+         prev_slot[p.slot] = true;
+
+   for (const AluInstr &in : g.instrs) {
+      const AluOpInfo &info = alu_op_info(in.op);
+      const unsigned slots = alu_slots(chip_, in.op);
+      if (!slots) {
+         error(ci, gi, in.slot, std::string(info.name) + " does not exist on " +
+                                    std::string(chip_class_name(chip_)));
+         continue;
+      }
+      if (in.slot == kSlotT && !(slots & kSlotS))
+         error(ci, gi, in.slot, "vector-only " + std::string(info.name) + " in the trans slot");
+      if (in.slot != kSlotT && alu_is_trans_only(chip_, in.op))
+         error(ci, gi, in.slot, "trans-only " + std::string(info.name) + " in a vector slot");
+      const bool pair_only = (info.flags & AF_INTERP) && in.op != AluOp::INTERP_LOAD_P0 &&
+                             in.op != AluOp::INTERP_LOAD_P10 && in.op != AluOp::INTERP_LOAD_P20;
+      if (in.slot < 4 && (alu_is_reduction(chip_, in.op) || pair_only)) {
+         /* Reductions need the op in all four vector slots, INTERP_XY/ZW
+          * their pair partner.  Reported once, from the lowest slot. */
+         const bool red = alu_is_reduction(chip_, in.op);
+         const unsigned lo = red ? 0 : (in.slot & ~1u), hi = red ? 3 : lo + 1;
+         bool lowest = true;
+         for (const AluInstr &o : g.instrs)
+            if (o.op == in.op && o.slot >= lo && o.slot < in.slot)
+               lowest = false;
+         for (unsigned s = lo; lowest && s <= hi; s++) {
+            bool found = false;
+            for (const AluInstr &o : g.instrs)
+               if (o.slot == s && o.op == in.op)
+                  found = true;
+            if (!found) {
+               error(ci, gi, in.slot,
+                     std::string(info.name) + " does not fill slot " + kSlotNames[s]);
+               break;
+            }
+         }
+      }
+      for (unsigned s = 0; s < info.num_src; s++) {
+         const AluSrc &src = in.src[s];
+         const SrcKind k = src_kind(chip_, src.sel);
+         if (k == SrcKind::Literal && src.chan >= nlit)
+            error(ci, gi, in.slot,
+                  "LITERAL." + std::string(1, "xyzw"[src.chan & 3]) + " beyond the group's " +
+                      std::to_string(nlit) + " literal(s)");
+         if (k == SrcKind::KCache) {
+            unsigned set = src_kcache_set(src.sel);
+            if (set >= 2 && !is_eg_or_later(chip_))
+               error(ci, gi, in.slot, "kcache set " + std::to_string(set) +
+                                          " does not exist before Evergreen");
+            else if (set >= 2 && !cf.alu_ext)
+               error(ci, gi, in.slot, "kcache set " + std::to_string(set) +
+                                          " needs an ALU_EXT clause");
+            else if (!kcache_constant(cf.kcache[set], src_kcache_index(src.sel)))
+               error(ci, gi, in.slot,
+                     "KC" + std::to_string(set) + "[" + std::to_string(src_kcache_index(src.sel)) +
+                         "] is outside the clause's locked kcache range");
+         }
+         if (k == SrcKind::PV && !prev_slot[src.chan & 3])
+            error(ci, gi, in.slot,
+                  "PV." + std::string(1, "xyzw"[src.chan & 3]) +
+                      (prev ? " read but the previous group has no " +
+                                  std::string(1, "xyzw"[src.chan & 3]) + " instruction"
+                            : " read in the first group of the clause"));
+         if (k == SrcKind::PS && !prev_slot[kSlotT])
+            error(ci, gi, in.slot,
+                  prev ? "PS read but the previous group has no trans instruction"
+                       : "PS read in the first group of the clause");
+         if (k == SrcKind::ClauseTemp && chip_ != ChipClass::R600 && !src.rel &&
+             !ct_written[src.sel - kSrcClauseTempFirst][src.chan & 3])
+            error(ci, gi, in.slot,
+                  "clause temporary " + src_name(src.sel, src.chan) +
+                      " read before it is written in this clause");
+         if (src.rel && loads_ar && in.index_mode < 4)
+            error(ci, gi, in.slot, "AR used in the group that loads it");
+      }
+      if (in.dst.rel && loads_ar && in.index_mode < 4)
+         error(ci, gi, in.slot, "AR used in the group that loads it");
+      const bool writes = in.dst.write || alu_is_op3(in.op);
+      if (writes && !in.dst.rel && !(info.flags & AF_MOVA && !is_eg_or_later(chip_))) {
+         unsigned bit = 1u << (in.dst.chan & 3);
+         if (written[in.dst.gpr] & bit)
+            error(ci, gi, in.slot, "second write to R" + std::to_string(in.dst.gpr) + "." +
+                                       "xyzw"[in.dst.chan & 3] + " in one group");
+         written[in.dst.gpr] |= bit;
+      }
+   }
+   check_read_ports(ci, gi, g);
+   /* Clause temporaries become readable after the group that writes them. */
+   for (const AluInstr &in : g.instrs)
+      if ((in.dst.write || alu_is_op3(in.op)) && !in.dst.rel &&
+          in.dst.gpr >= kSrcClauseTempFirst && in.dst.gpr <= kSrcGPRLast)
+         ct_written[in.dst.gpr - kSrcClauseTempFirst][in.dst.chan & 3] = true;
+}
+
+void Validator::check_alu_clause(unsigned ci, const CfInstr &cf)
+{
+   /* COUNT is 7 bits + 1: 128 slots of two dwords (instructions and
+    * literal pairs). */
+   unsigned slots = alu_clause_dwords(cf.groups) / 2;
+   if (slots > 128)
+      error(ci, "ALU clause of " + std::to_string(slots) + " slots, at most 128");
+   if (cf.groups.empty())
+      error(ci, "empty ALU clause");
+   unsigned max_bank = is_eg_or_later(chip_) ? 4 : 2;
+   for (unsigned k = 0; k < 4; k++)
+      if (cf.kcache[k].mode && k >= max_bank)
+         error(ci, "kcache set " + std::to_string(k) + " locked, the chip has " +
+                       std::to_string(max_bank));
+   bool ct_written[4][4] = {};
+   for (unsigned gi = 0; gi < cf.groups.size(); gi++)
+      check_group(ci, cf, gi, cf.groups[gi], gi ? &cf.groups[gi - 1] : nullptr, ct_written);
+}
+
+bool Validator::run()
+{
+   const unsigned before = diags_.num_errors();
+   const unsigned n = unsigned(prog_.cf.size());
+   bool has_end = false;
+   unsigned pushes = 0, loops = 0, max_entries = 0;
+   const unsigned max_fetch = chip_ == ChipClass::R600 ? 8 : 16;
+   for (unsigned ci = 0; ci < n; ci++) {
+      const CfInstr &cf = prog_.cf[ci];
+      const uint32_t flags = cf_op_info(cf.op).flags;
+      if (cf.end_of_program || cf.op == CfOp::CF_END)
+         has_end = true;
+      if ((flags & CF_TARGET) && cf.target > n)
+         error(ci, std::string(cf_op_name(cf.op)) + " target " + std::to_string(cf.target) +
+                       " outside the program (" + std::to_string(n) + " CF instructions)");
+      if (cf_op_info(cf.op).enc == CfEncoding::Alu)
+         check_alu_clause(ci, cf);
+      if (flags & CF_FETCH) {
+         if (cf.fetches.size() > max_fetch)
+            error(ci, "fetch clause of " + std::to_string(cf.fetches.size()) +
+                          " instructions, at most " + std::to_string(max_fetch));
+         if (cf.fetches.empty())
+            error(ci, "empty fetch clause");
+      }
+      /* Stack depth along the program text (branches are structured). */
+      switch (cf.op) {
+      case CfOp::PUSH:
+      case CfOp::ALU_PUSH_BEFORE: pushes++; break;
+      case CfOp::POP: pushes -= std::min<unsigned>(pushes, cf.pop_count); break;
+      case CfOp::ALU_POP_AFTER: pushes -= std::min(pushes, 1u); break;
+      case CfOp::ALU_POP2_AFTER: pushes -= std::min(pushes, 2u); break;
+      case CfOp::LOOP_START:
+      case CfOp::LOOP_START_DX10:
+      case CfOp::LOOP_START_NO_AL: loops++; break;
+      case CfOp::LOOP_END: loops -= std::min(loops, 1u); break;
+      default: break;
+      }
+      unsigned entries = (pushes + 4 * loops + 3) / 4;
+      if (entries > max_entries) {
+         max_entries = entries;
+         if (entries > info_.stack_size)
+            error(ci, "stack depth " + std::to_string(entries) + " exceeds stack_size " +
+                          std::to_string(info_.stack_size));
+      }
+   }
+   if (!has_end)
+      diags_.error("program has no END_OF_PROGRAM");
+   return diags_.num_errors() == before;
+}
+
+} // namespace
+
+bool validate_program(const Program &prog, const ShaderInfo &info, Diagnostics &diags)
+{
+   Validator v(prog, info, diags);
+   return v.run();
+}
+
+} // namespace sbcc::r600
