@@ -277,6 +277,111 @@ void move_channels(Instruction &inst, const Renumbering &r)
             sw = (*m)[sw & 3];
 }
 
+/* Mirrors tgsi_lifetimes.cpp: instructions that read other lanes' registers. */
+bool reads_neighbour_lanes(Opcode op)
+{
+   switch (op) {
+   case Opcode::DDX:
+   case Opcode::DDY:
+   case Opcode::DDX_FINE:
+   case Opcode::DDY_FINE:
+   case Opcode::TEX:
+   case Opcode::TXB:
+   case Opcode::TXP:
+   case Opcode::TEX2:
+   case Opcode::TXB2:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Gives each independent value of a temporary its own index before
+ * colouring.  A write at the top level of the program (no IF or loop
+ * around it) that covers every channel the temporary ever uses is on every
+ * path to everything after it and kills every older value, so from there on
+ * the temporary can be renamed to a fresh index: its earlier values and its
+ * later ones then get separate, shorter ranges.  The writing instruction's
+ * own sources still read the old value.  Temporaries whose registers other
+ * lanes read (derivatives, implicit LODs) are not split: a killed lane skips
+ * the renaming write and its register would no longer hold the old value
+ * its neighbours see.  Returns the number of fresh temporaries. */
+int split_webs(Shader &shader, const TempLifetimes &lt)
+{
+   const size_t n = lt.temps.size();
+   std::vector<uint8_t> used(n, 0);
+   std::vector<char> no_split(n, 0);
+   for (size_t t = 0; t < n; t++) {
+      for (int c = 0; c < 4; c++)
+         if (!lt.channels[t][c].unused)
+            used[t] |= static_cast<uint8_t>(1u << c);
+      no_split[t] = lt.array_of[t] >= 0 || used[t] == 0;
+   }
+   for (const Instruction &inst : shader.instructions)
+      if (reads_neighbour_lanes(inst.opcode))
+         for (const SrcOperand &src : inst.src)
+            if (src.file == File::Temporary && !src.index.indirect && src.index.value >= 0 &&
+                static_cast<size_t>(src.index.value) < n)
+               no_split[src.index.value] = 1;
+
+   std::vector<int> name(n);
+   std::vector<char> seen(n, 0);
+   for (size_t t = 0; t < n; t++)
+      name[t] = static_cast<int>(t);
+   int fresh = static_cast<int>(n);
+   auto rename = [&](int32_t &index) {
+      if (index >= 0 && static_cast<size_t>(index) < n) {
+         seen[index] = 1;
+         index = name[index];
+      }
+   };
+   int depth = 0;
+   for (Instruction &inst : shader.instructions) {
+      for (SrcOperand &src : inst.src) {
+         if (src.index.indirect && src.index.indirect->file == File::Temporary)
+            rename(src.index.indirect->index);
+         if (src.dimension && src.dimension->indirect &&
+             src.dimension->indirect->file == File::Temporary)
+            rename(src.dimension->indirect->index);
+         if (src.file == File::Temporary && !src.index.indirect)
+            rename(src.index.value);
+      }
+      for (TexOffset &o : inst.tex_offsets)
+         if (o.file == File::Temporary)
+            rename(o.index);
+      for (DstOperand &d : inst.dst) {
+         if (d.index.indirect && d.index.indirect->file == File::Temporary)
+            rename(d.index.indirect->index);
+         if (d.dimension && d.dimension->indirect &&
+             d.dimension->indirect->file == File::Temporary)
+            rename(d.dimension->indirect->index);
+      }
+      if (inst.dst.size() == 1) {
+         DstOperand &d = inst.dst[0];
+         if (d.file == File::Temporary && !d.index.indirect && d.index.value >= 0 &&
+             static_cast<size_t>(d.index.value) < n) {
+            const int32_t t = d.index.value;
+            if (depth == 0 && !no_split[t] && seen[t] && (d.write_mask & used[t]) == used[t])
+               name[t] = fresh++;
+            rename(d.index.value);
+         }
+      } else {
+         for (DstOperand &d : inst.dst)
+            if (d.file == File::Temporary && !d.index.indirect)
+               rename(d.index.value);
+      }
+      switch (inst.opcode) {
+      case Opcode::IF:
+      case Opcode::UIF:
+      case Opcode::BGNLOOP: depth++; break;
+      case Opcode::ENDIF:
+      case Opcode::ENDLOOP: depth--; break;
+      default: break;
+      }
+   }
+   return fresh - static_cast<int>(n);
+}
+
 /* ARRAY declarations must not overlap each other for their blocks to be
  * moved independently. */
 bool arrays_disjoint(const Shader &shader)
@@ -336,6 +441,25 @@ bool merge_temps(Shader &shader, Diagnostics *diags, MergeStats *stats,
    }
 
    Renumbering r = plan(shader, *lt, options.pack_channels);
+   /* Splitting usually shortens ranges, but first fit is a heuristic and
+    * sometimes does better on the unsplit shader: plan both, keep the
+    * smaller.  The split is done on a copy, also because its fresh indices
+    * may exceed what the analysis accepts. */
+   if (options.split_webs) {
+      Shader split = shader;
+      Diagnostics ignored;
+      if (split_webs(split, *lt) > 0) {
+         if (auto lt2 = compute_temp_lifetimes(split, ignored); lt2 && !lt2->unknown_indirect) {
+            Renumbering r2 = plan(split, *lt2, options.pack_channels);
+            if (r2.total < r.total) {
+               shader = std::move(split);
+               lt = std::move(lt2);
+               r = std::move(r2);
+               st.webs_split = true;
+            }
+         }
+      }
+   }
    if (r.moved > 0)
       for (Instruction &inst : shader.instructions)
          move_channels(inst, r);
@@ -415,7 +539,7 @@ bool merge_temps(Shader &shader, Diagnostics *diags, MergeStats *stats,
 
    st.temps_after = r.total;
    st.channels_moved = r.moved;
-   st.changed = r.moved > 0;
+   st.changed = r.moved > 0 || st.webs_split;
    for (size_t t = 0; t < r.map.size() && !st.changed; t++)
       if (r.map[t] >= 0 && r.map[t] != static_cast<int>(t))
          st.changed = true;

@@ -21,12 +21,16 @@ struct MergeOptions {
    /* Also move temporaries that use a single channel into free channels of
     * other registers (rewriting write masks and swizzles). */
    bool pack_channels = true;
+   /* First give every value written by an unconditional full write its own
+    * temporary, so reused temporaries do not keep one long range. */
+   bool split_webs = true;
 };
 
 struct MergeStats {
    int temps_before = 0; /* declared (or referenced) TEMP registers */
    int temps_after = 0;
-   int channels_moved = 0; /* single-channel temporaries given another channel */
+   int channels_moved = 0; /* temporaries given other channels */
+   bool webs_split = false; /* the result came from the shader with split webs */
    bool changed = false;
    /* Why nothing was merged, when that is not for lack of opportunity:
     * "indirect" (TEMP addressed indirectly outside an ARRAY), "" otherwise. */

@@ -113,6 +113,35 @@ TEST(TgsiMergeEquivalence, TexelFetchReadsEveryCoordinateChannel)
                                  31);
 }
 
+TEST(TgsiMergeEquivalence, KilledLanesKeepTheValueTheirNeighboursDifferentiate)
+{
+   /* TEMP[2] is split (its two values share TEMP[3]'s register).  TEMP[0]
+    * must not be: a lane killed at 2 never runs the write at 3, so its
+    * register still holds the first value, which the DDX of a live
+    * neighbour reads. */
+   MergeStats stats;
+   expect_equivalent_after_merge("FRAG\n"
+                                 "DCL IN[0..1], GENERIC[0], PERSPECTIVE\n"
+                                 "DCL OUT[0..3], GENERIC[0]\n"
+                                 "DCL TEMP[0..3]\n"
+                                 "  0: MOV TEMP[0], IN[0]\n"
+                                 "  1: MOV OUT[1], TEMP[0]\n"
+                                 "  2: KILL_IF IN[1].xxxx\n"
+                                 "  3: MOV TEMP[0], IN[1]\n"
+                                 "  4: DDX OUT[0], TEMP[0]\n"
+                                 "  5: MOV TEMP[2], IN[0]\n"
+                                 "  6: MOV OUT[2], TEMP[2]\n"
+                                 "  7: ADD TEMP[3], IN[0], IN[1]\n"
+                                 "  8: MUL TEMP[3], TEMP[3], TEMP[3]\n"
+                                 "  9: MOV OUT[3], TEMP[3]\n"
+                                 " 10: MOV TEMP[2], IN[1]\n"
+                                 " 11: ADD OUT[2], TEMP[2], IN[0]\n"
+                                 " 12: END\n",
+                                 77, &stats);
+   EXPECT_TRUE(stats.webs_split);
+   EXPECT_EQ(stats.temps_after, 2);
+}
+
 TEST(TgsiMergeEquivalence, RandomVertexPrograms)
 {
    int total_before = 0, total_after = 0;

@@ -21,15 +21,17 @@ namespace {
 /* Compares through the printer, so the expectation can be written as
  * ordinary TGSI text. */
 void expect_merged(const std::string &original, const std::string &expected, int before,
-                   int after, bool pack = false, int moved = 0)
+                   int after, bool pack = false, int moved = 0, bool split = false)
 {
    Shader s = parse_or_fail(original);
    Diagnostics diags;
    MergeStats stats;
    MergeOptions options;
    options.pack_channels = pack;
+   options.split_webs = split;
    ASSERT_TRUE(merge_temps(s, &diags, &stats, options)) << diags.str();
    EXPECT_EQ(stats.channels_moved, moved);
+   EXPECT_EQ(stats.webs_split, split);
    EXPECT_EQ(diags.str(), "");
    EXPECT_EQ(stats.temps_before, before);
    EXPECT_EQ(stats.temps_after, after);
@@ -122,6 +124,50 @@ TEST(TgsiMergeTemps, PackingMovesTwoChannelTemps)
                  "  3: MOV OUT[0], TEMP[0]\n"
                  "  4: END\n",
                  3, 1, true, 1);
+}
+
+const char *kReusedTemp = "VERT\n"
+                          "DCL IN[0..1]\n"
+                          "DCL OUT[0..2]\n"
+                          "DCL TEMP[0..1]\n"
+                          "  0: MOV TEMP[0], IN[0]\n"
+                          "  1: MOV OUT[0], TEMP[0]\n"
+                          "  2: ADD TEMP[1], IN[0], IN[1]\n"
+                          "  3: MUL TEMP[1], TEMP[1], TEMP[1]\n"
+                          "  4: MOV OUT[1], TEMP[1]\n"
+                          "  5: MOV TEMP[0], IN[1]\n"
+                          "  6: ADD OUT[2], TEMP[0], IN[0]\n"
+                          "  7: END\n";
+
+TEST(TgsiMergeTemps, SplittingWebsFreesTheGapBetweenValues)
+{
+   /* TEMP[0] holds two unrelated values; the top-level full write at 5
+    * starts a new one, so TEMP[1] fits in the gap. */
+   expect_merged(kReusedTemp,
+                 "VERT\n"
+                 "DCL IN[0..1]\n"
+                 "DCL OUT[0..2]\n"
+                 "DCL TEMP[0]\n"
+                 "  0: MOV TEMP[0], IN[0]\n"
+                 "  1: MOV OUT[0], TEMP[0]\n"
+                 "  2: ADD TEMP[0], IN[0], IN[1]\n"
+                 "  3: MUL TEMP[0], TEMP[0], TEMP[0]\n"
+                 "  4: MOV OUT[1], TEMP[0]\n"
+                 "  5: MOV TEMP[0], IN[1]\n"
+                 "  6: ADD OUT[2], TEMP[0], IN[0]\n"
+                 "  7: END\n",
+                 2, 1, true, 0, true);
+}
+
+TEST(TgsiMergeTemps, WithoutSplittingAReusedTempKeepsItsHull)
+{
+   Shader s = parse_or_fail(kReusedTemp);
+   MergeStats stats;
+   MergeOptions options;
+   options.split_webs = false;
+   ASSERT_TRUE(merge_temps(s, nullptr, &stats, options));
+   EXPECT_EQ(stats.temps_after, 2);
+   EXPECT_FALSE(stats.webs_split);
 }
 
 TEST(TgsiMergeTemps, WithoutPackingScalarsTakeWholeRegisters)
