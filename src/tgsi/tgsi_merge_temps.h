@@ -1,10 +1,11 @@
 /*
  * Temporary merging: TEMPs whose live ranges (tgsi_lifetimes.h) are disjoint
  * share one index, so shaders declaring thousands of short-lived
- * temporaries fit the hardware register file.  Greedy interval colouring in
- * order of range start, per channel, with single-channel temporaries packed
- * into free channels of other registers; ARRAY declarations are kept intact
- * and renumbered after the merged temporaries.  The rewritten shader computes
+ * temporaries fit the hardware register file.  Reused temporaries are first
+ * split into their independent values; then greedy interval colouring in
+ * order of range start, per channel, with temporaries of up to three
+ * channels packed into free channels of other registers; ARRAY declarations
+ * are kept intact and renumbered after the merged temporaries.  The rewritten shader computes
  * exactly what the original did, bit for bit (see docs/tgsi-lifetimes.md).
  *
  * May use: src/common, src/tgsi.
