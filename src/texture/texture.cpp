@@ -283,6 +283,11 @@ Vec4 fetch(const Texture &tex, const SampleRequest &req)
       y = req.texel[1] + req.offset[1];
       z = req.texel[2] + req.offset[2];
       break;
+   case Kind::Tex2D:
+   case Kind::Rect:
+      /* TXF on 2D reads x, y and the level in w; z is not part of it. */
+      y = req.texel[1] + req.offset[1];
+      break;
    default:
       y = req.texel[1] + req.offset[1];
       z = req.texel[2];

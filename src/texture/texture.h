@@ -43,7 +43,8 @@
  *    expand by depth mode: luminance (r,r,r,1), intensity (r,r,r,r),
  *    alpha (0,0,0,r), red (r,0,0,1).
  *
- *  Fetch: integer texel (x, y, z-or-layer) + offset at level `level`; any
+ *  Fetch: integer texel (x, y, z-or-layer) + offset at level `level`, using
+ *    only the coordinates the kind has (1D: x; 2D/RECT: x, y); any used
  *    coordinate or the level out of range returns (0,0,0,0).
  *  Query: (width, height, depth-or-layers, levels) at `level` as integers,
  *    unused dimensions 0; a level out of range gives sizes 0 (levels kept).

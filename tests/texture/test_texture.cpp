@@ -418,6 +418,9 @@ TEST(TextureFetch, OutOfRangeIsZero)
    r.offset[0] = 2;
    r.offset[1] = 2;
    EXPECT_EQ(sample_float(t, Sampler{}, r), kWhite);
+   /* 2D fetches ignore z (TGSI TXF's src.z is unused for 2D). */
+   EXPECT_EQ(fetch(t, 3, 3, 7, 0, TextureTarget::Tex2D), kWhite);
+   EXPECT_EQ(fetch(t, 3, 3, -7, 0, TextureTarget::Tex2D), kWhite);
    /* Array layer out of range. */
    Texture a = Texture::miptree(Kind::Array2D, 2, 2, 2);
    EXPECT_EQ(fetch(a, 0, 0, 1, 0, TextureTarget::Array2D), kRed);
