@@ -569,7 +569,11 @@ void Wave::run_group(const DCf &dc, const DGroup &g, unsigned gi, bool)
             case AluOp::INTERP_LOAD_P20: r = p.p20[chan]; break;
             default: {
                float fi = u2f(ival), fj = u2f(jval);
-               r = (p.p0[chan] + fi * p.p10[chan]) + fj * p.p20[chan];
+               /* A constant plane returns P0 bit-exactly (-0.0, NaN payloads). */
+               if (p.p10[chan] == 0.0f && p.p20[chan] == 0.0f)
+                  std::memcpy(&r, &p.p0[chan], 4);
+               else
+                  r = (p.p0[chan] + fi * p.p10[chan]) + fj * p.p20[chan];
                break;
             }
             }

@@ -54,9 +54,18 @@ class Validator {
 
 bool is_gpr_sel(unsigned sel) { return sel <= kSrcGPRLast; }
 
-std::string src_name(unsigned sel, unsigned chan)
+std::string src_name(ChipClass chip, unsigned sel, unsigned chan)
 {
-   std::string s = sel <= kSrcGPRLast ? "R" + std::to_string(sel) : "C" + std::to_string(sel);
+   std::string s;
+   switch (src_kind(chip, sel)) {
+   case SrcKind::ClauseTemp: s = "T" + std::to_string(sel - kSrcClauseTempFirst); break;
+   case SrcKind::Gpr: s = "R" + std::to_string(sel); break;
+   case SrcKind::KCache:
+      s = "KC" + std::to_string(src_kcache_set(sel)) + "[" +
+          std::to_string(src_kcache_index(sel)) + "]";
+      break;
+   default: s = "C" + std::to_string(sel - kSrcCFILEFirst); break;
+   }
    return s + "." + "xyzw"[chan & 3];
 }
 
@@ -95,7 +104,7 @@ void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
             return true;
       }
       error(ci, gi, in.slot,
-            "constant " + src_name(sel, chan) + " needs a constant read port but all " +
+            "constant " + src_name(chip_, sel, chan) + " needs a constant read port but all " +
                 std::to_string(n) + " are taken in this group");
       return false;
    };
@@ -107,7 +116,7 @@ void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
          return true;
       }
       error(ci, gi, in.slot,
-            std::string("bank swizzle ") + swz + " reads " + src_name(sel, chan) + " in cycle " +
+            std::string("bank swizzle ") + swz + " reads " + src_name(chip_, sel, chan) + " in cycle " +
                 std::to_string(cycle) + " where R" + std::to_string(port) + "." +
                 "xyzw"[chan & 3] + " is already read");
       return false;
@@ -258,7 +267,7 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
          if (k == SrcKind::ClauseTemp && chip_ != ChipClass::R600 && !src.rel &&
              !ct_written[src.sel - kSrcClauseTempFirst][src.chan & 3])
             error(ci, gi, in.slot,
-                  "clause temporary " + src_name(src.sel, src.chan) +
+                  "clause temporary " + src_name(chip_, src.sel, src.chan) +
                       " read before it is written in this clause");
          if (src.rel && loads_ar && in.index_mode < 4)
             error(ci, gi, in.slot, "AR used in the group that loads it");
