@@ -322,6 +322,16 @@ void Wave::preload()
       }
       for (const ShaderIo &io : info_.inputs) {
          Vec4 v{0, 0, 0, 0};
+         if (io.semantic == tgsi::Semantic::VertexId || io.semantic == tgsi::Semantic::InstanceId) {
+            /* System values: tgsi_index is the SV register; the hardware
+             * puts the vertex id in x and the instance id in w of the GPR. */
+            if (io.tgsi_index >= 0 && size_t(io.tgsi_index) < ln.system_values.size() &&
+                io.gpr < kNumGprs) {
+               unsigned c = io.semantic == tgsi::Semantic::VertexId ? 0 : 3;
+               gpr(l, io.gpr)[c] = ln.system_values[size_t(io.tgsi_index)][0];
+            }
+            continue;
+         }
          if (io.tgsi_index >= 0 && size_t(io.tgsi_index) < ln.inputs.size())
             v = ln.inputs[io.tgsi_index];
          if (frag && io.semantic == tgsi::Semantic::Position) {

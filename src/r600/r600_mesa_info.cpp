@@ -240,6 +240,20 @@ std::optional<ShaderInfo> load_mesa_info(std::string_view info_block, std::strin
       info.inputs.push_back(io);
    }
 
+   /* Vertex and instance id arrive in R0.x / R0.w of a vertex shader. */
+   if (!frag) {
+      for (const tgsi::Declaration &d : tgsi.declarations) {
+         if (d.file != tgsi::File::SystemValue ||
+             (d.semantic != tgsi::Semantic::VertexId && d.semantic != tgsi::Semantic::InstanceId))
+            continue;
+         ShaderIo io;
+         io.semantic = d.semantic;
+         io.tgsi_index = d.first;
+         io.gpr = 0;
+         info.inputs.push_back(io);
+      }
+   }
+
    /* Evergreen: the barycentric pairs in use, numbered in Mesa's order
     * (perspective sample/center/centroid, then linear). */
    if (frag && eg) {

@@ -40,7 +40,15 @@ std::string read_file(const std::filesystem::path &p)
 struct Tally {
    unsigned total = 0, agree = 0, differ = 0, emu_error = 0, budget = 0;
    unsigned validate_fail = 0;
+   unsigned unexplained = 0;
    std::map<std::string, unsigned> unchecked; /* reason -> count */
+   unsigned not_checked() const
+   {
+      unsigned n = 0;
+      for (const auto &[why, c] : unchecked)
+         n += c;
+      return n;
+   }
    std::map<std::string, unsigned> error_kinds;
    std::vector<std::string> examples;
    uint64_t instructions = 0;
@@ -66,6 +74,46 @@ std::string kind_of(const std::string &msg)
       }
    }
    return k.substr(0, 90);
+}
+
+const std::string kUnexplained = "unexplained";
+
+/* Known, documented reasons for Mesa's code to differ from the reference
+ * (docs/r600-emulator.md, "Checked against Mesa"). */
+std::string explain_difference(const tgsi::Shader &sh, const std::string &message)
+{
+   using tgsi::Opcode;
+   bool cube_lod = false, divergent_lod = false, pow = false;
+   int depth = 0;
+   for (const tgsi::Instruction &in : sh.instructions) {
+      switch (in.opcode) {
+      case Opcode::IF:
+      case Opcode::UIF:
+      case Opcode::BGNLOOP: depth++; break;
+      case Opcode::ENDIF:
+      case Opcode::ENDLOOP: depth--; break;
+      case Opcode::POW: pow = true; break;
+      case Opcode::TEX:
+      case Opcode::TXP:
+      case Opcode::TXB: {
+         auto tt = in.tex_target;
+         if (tt == tgsi::TextureTarget::Cube || tt == tgsi::TextureTarget::ShadowCube ||
+             tt == tgsi::TextureTarget::CubeArray)
+            cube_lod = true;
+         if (depth > 0 && sh.processor == tgsi::Processor::Fragment)
+            divergent_lod = true;
+         break;
+      }
+      default: break;
+      }
+   }
+   if (cube_lod)
+      return "cube map sampled with implicit LOD (face-coordinate derivatives)";
+   if (divergent_lod)
+      return "implicit LOD inside divergent control flow";
+   if (pow && message.find("nan") != std::string::npos)
+      return "POW of a negative base (hardware NaN)";
+   return kUnexplained;
 }
 
 Tally run_variant(const std::filesystem::path &dir, const std::string &variant)
@@ -112,7 +160,8 @@ Tally run_variant(const std::filesystem::path &dir, const std::string &variant)
          if (io.tgsi_index < 0 && io.export_type != 3)
             unmapped = true;
       for (const tgsi::Declaration &d : shader->declarations)
-         if (d.file == tgsi::File::SystemValue)
+         if (d.file == tgsi::File::SystemValue && d.semantic != tgsi::Semantic::VertexId &&
+             d.semantic != tgsi::Semantic::InstanceId)
             unmapped = true;
       if (unmapped) {
          t.unchecked["system values or outputs without a TGSI register"]++;
@@ -130,18 +179,19 @@ Tally run_variant(const std::filesystem::path &dir, const std::string &variant)
       vo.seed = 1;
       vo.invocations = 64;
       vo.limits.max_loop_iterations = 4096;
-      /* Count instructions with a direct run on the same kind of batch. */
-      auto t0 = std::chrono::steady_clock::now();
       runner::VerifyResult vr = runner::verify_shader(*shader, *ref, exe, vo);
-      t.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       switch (vr.status) {
       case runner::VerifyStatus::Pass: t.agree++; break;
-      case runner::VerifyStatus::Fail:
+      case runner::VerifyStatus::Fail: {
          t.differ++;
-         t.error_kinds["differs"]++;
+         std::string why = explain_difference(*shader, vr.message);
+         t.error_kinds["differs: " + why]++;
+         if (why == kUnexplained)
+            t.unexplained++;
          if (t.examples.size() < 12)
             t.examples.push_back(p + ": " + first_line(vr.message));
          break;
+      }
       case runner::VerifyStatus::Budget: t.budget++; break;
       case runner::VerifyStatus::Error:
          t.emu_error++;
@@ -163,12 +213,8 @@ Tally run_variant(const std::filesystem::path &dir, const std::string &variant)
       lim.max_loop_iterations = 256;
       auto t1 = std::chrono::steady_clock::now();
       RunResult rr = exe.run(res, b, lim);
-      t.seconds += 0; /* verify time kept separate from the speed run */
-      double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+      t.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
       t.instructions += rr.instructions;
-      static double speed_time = 0;
-      speed_time += dt;
-      t.seconds = speed_time;
    }
    return t;
 }
@@ -205,7 +251,9 @@ TEST_P(CorpusR600Emu, MesaCodeAgreesWithReference)
    ASSERT_GT(t.total, 0u);
    /* Thresholds: what this emulator measured (docs/r600-emulator.md). */
    EXPECT_EQ(t.validate_fail, 0u);
-   EXPECT_GE(double(t.agree), 0.0 * t.total);
+   EXPECT_EQ(t.emu_error, 0u);
+   EXPECT_EQ(t.unexplained, 0u);
+   EXPECT_GE(double(t.agree), 0.95 * double(t.total - t.not_checked()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, CorpusR600Emu,
