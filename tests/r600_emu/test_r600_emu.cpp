@@ -341,6 +341,60 @@ TEST(R600Emu, SampleNearestTexel)
    EXPECT_EQ(b.lanes[1].outputs[0], vec4f(0.25f, 0.75f, 0.125f, 1.0f));
 }
 
+TEST(R600Emu, RelativeAddressingThroughAr)
+{
+   AluInstr rel = alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(3, 0));
+   rel.src[0].rel = true; /* index_mode 0: AR.x */
+   Program p = program(
+      ChipClass::Evergreen,
+      {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(4, 0), lit(0))}, {f2u(7.0f)}),
+                   group({alu(AluOp::MOVA_INT, kSlotX, dst(0, 0, false), src_gpr(1, 0))}),
+                   group({rel})}),
+       export_done(2)});
+   Batch b = run_vs(p, vs_info(ChipClass::Evergreen), {Vec4{1, 0, 0, 0}, Vec4{0, 0, 0, 0}});
+   EXPECT_EQ(b.lanes[0].outputs[0][0], f2u(7.0f)); /* R[3 + 1] */
+   EXPECT_EQ(b.lanes[1].outputs[0][0], 0u);        /* R[3 + 0] */
+   RunResult r;
+   run_vs(p, vs_info(ChipClass::Evergreen), {Vec4{200, 0, 0, 0}}, {}, &r);
+   EXPECT_EQ(r.status, RunStatus::Error);
+   EXPECT_EQ(r.message, "CF 0 group 2 slot x: relative GPR index 203 out of range");
+}
+
+TEST(R600Emu, KcacheOutsideTheLockIsADynamicError)
+{
+   Program p = program(ChipClass::Evergreen,
+                       {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_kcache(0, 3, 0))})}),
+                        export_done(2)});
+   RunResult r;
+   run_vs(p, vs_info(ChipClass::Evergreen), {vec4f(0, 0, 0, 0)}, {}, &r, false);
+   EXPECT_EQ(r.status, RunStatus::Error);
+   EXPECT_EQ(r.message, "CF 0 group 0 slot x: source selector not readable (constant outside "
+                        "the locked kcache ranges or unsupported selector)");
+}
+
+TEST(R600Emu, PredicatedSlotsAndPopOfAnEmptyStack)
+{
+   /* PRED_SETGT updates only the predicate; pred_sel 3 runs where it is 1,
+    * pred_sel 2 where it is 0. */
+   AluInstr ps = alu(AluOp::PRED_SETGT, kSlotX, dst(0, 0, false), src_gpr(1, 0), zero());
+   ps.update_pred = true;
+   AluInstr on1 = alu(AluOp::MOV, kSlotX, dst(2, 0), one());
+   on1.pred_sel = 3;
+   AluInstr on0 = alu(AluOp::MOV, kSlotY, dst(2, 1), one());
+   on0.pred_sel = 2;
+   Program p = program(ChipClass::Evergreen,
+                       {alu_clause({group({ps}), group({on1, on0})}), export_done(2)});
+   Batch b = run_vs(p, vs_info(ChipClass::Evergreen), {vec4f(1, 0, 0, 0), vec4f(-1, 0, 0, 0)});
+   EXPECT_EQ(b.lanes[0].outputs[0], vec4f(1, 0, 0, 0));
+   EXPECT_EQ(b.lanes[1].outputs[0], vec4f(0, 1, 0, 0));
+
+   Program bad = program(ChipClass::Evergreen, {cf_op(CfOp::POP, 1, 1), export_done(2)});
+   RunResult r;
+   run_vs(bad, vs_info(ChipClass::Evergreen), {vec4f(0, 0, 0, 0)}, {}, &r, false);
+   EXPECT_EQ(r.status, RunStatus::Error);
+   EXPECT_EQ(r.message, "CF 0: pop of an empty branch stack");
+}
+
 TEST(R600Emu, ExecutableListsTheProgram)
 {
    Program p = program(ChipClass::Evergreen,
