@@ -194,8 +194,13 @@ int32_t Parser::parse_output_binding()
    }
 
    if (prop == "color") {
+      SourceLoc iloc = peek(1).loc;
       if (!parse_optional_index(kMaxDrawBuffers, "color buffer index", n))
          return -1;
+      if (n > 0 && !draw_buffers_) {
+         error(iloc, "result.color[" + std::to_string(n) + "] requires OPTION ARB_draw_buffers");
+         return -1;
+      }
       return output_slot(FS_OUT_COLOR0 + int32_t(n), idx("result.color", n), Semantic::Color,
                          uint32_t(n));
    }

@@ -116,6 +116,7 @@ END
 TEST(ArbExec, SinCosWithDestinationAliasingSource)
 {
    auto out = run(R"(!!ARBfp1.0
+OPTION ARB_draw_buffers;
 TEMP t, u;
 MOV t, fragment.texcoord[0];
 MOV u, t;
