@@ -19,15 +19,7 @@
 
 namespace sbcc::r600 {
 
-namespace {
-
-using emu::SlotResult;
-
-constexpr unsigned kMaxWave = 64;
-constexpr unsigned kNumGprs = 128;
-/* What a clause temporary holds once its clause has ended: a NaN with a
- * recognisable payload, so code that relies on it fails loudly. */
-constexpr uint32_t kPoison = 0x7fbadbadu;
+namespace emu_internal {
 
 enum class SrcClass : uint8_t { Gpr, KCache, CFile, Param, Value, Literal, PV, PS, Bad };
 
@@ -69,7 +61,7 @@ struct Decoded {
    std::string error;
 };
 
-bool float_dst(uint32_t flags, AluOp op)
+static bool float_dst(uint32_t flags, AluOp op)
 {
    if (flags & (AF_INT_DST | AF_UINT_DST | AF_MOVA))
       return false;
@@ -93,7 +85,7 @@ bool float_dst(uint32_t flags, AluOp op)
    }
 }
 
-DSrc decode_src(ChipClass chip, const CfInstr &cf, const AluGroup &g, const AluSrc &s)
+static DSrc decode_src(ChipClass chip, const CfInstr &cf, const AluGroup &g, const AluSrc &s)
 {
    DSrc d;
    d.chan = s.chan;
@@ -148,7 +140,7 @@ DSrc decode_src(ChipClass chip, const CfInstr &cf, const AluGroup &g, const AluS
    return d;
 }
 
-Decoded decode(const Program &prog)
+static Decoded decode(const Program &prog)
 {
    Decoded d;
    const ChipClass chip = prog.chip;
@@ -193,6 +185,19 @@ Decoded decode(const Program &prog)
    }
    return d;
 }
+
+} // namespace emu_internal
+
+namespace {
+
+using namespace emu_internal;
+using emu::SlotResult;
+
+constexpr unsigned kMaxWave = 64;
+constexpr unsigned kNumGprs = 128;
+/* What a clause temporary holds once its clause has ended: a NaN with a
+ * recognisable payload, so code that relies on it fails loudly. */
+constexpr uint32_t kPoison = 0x7fbadbadu;
 
 struct Plane {
    float p0[4], p10[4], p20[4];
@@ -1151,11 +1156,13 @@ void Wave::run()
 
 } // namespace
 
-RunResult emulate(const Program &prog, const ShaderInfo &info, const Resources &res,
-                  Batch &batch, const RunLimits &limits, const EmuOptions &options)
+namespace {
+
+RunResult run_decoded(const Program &prog, const ShaderInfo &info, const Decoded &dec,
+                      const Resources &res, Batch &batch, const RunLimits &limits,
+                      const EmuOptions &options)
 {
    RunResult result;
-   Decoded dec = decode(prog);
    unsigned wave = std::clamp(options.wave_size & ~3u, 4u, kMaxWave);
    /* Make sure every declared output exists, like the reference does. */
    size_t nout = 0;
@@ -1181,14 +1188,28 @@ RunResult emulate(const Program &prog, const ShaderInfo &info, const Resources &
    return result;
 }
 
+} // namespace
+
+RunResult emulate(const Program &prog, const ShaderInfo &info, const Resources &res,
+                  Batch &batch, const RunLimits &limits, const EmuOptions &options)
+{
+   const Decoded dec = decode(prog);
+   return run_decoded(prog, info, dec, res, batch, limits, options);
+}
+
 R600Executable::R600Executable(Program prog, ShaderInfo info, EmuOptions options)
    : prog_(std::move(prog)), info_(std::move(info)), options_(options)
 {
+   /* Decoded once; it points into prog_, which this object owns and never
+    * changes. */
+   decoded_ = std::make_shared<const emu_internal::Decoded>(decode(prog_));
 }
+
+R600Executable::~R600Executable() = default;
 
 RunResult R600Executable::run(const Resources &res, Batch &batch, const RunLimits &limits) const
 {
-   return emulate(prog_, info_, res, batch, limits, options_);
+   return run_decoded(prog_, info_, *decoded_, res, batch, limits, options_);
 }
 
 std::string R600Executable::listing() const

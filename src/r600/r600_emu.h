@@ -31,6 +31,10 @@
 
 namespace sbcc::r600 {
 
+namespace emu_internal {
+struct Decoded;
+}
+
 struct EmuOptions {
    /* TEX resource_id / sampler_id that is TextureSet unit 0.  sbcc's
     * backend uses 0; Mesa's r600 driver puts sampler views at 18 (resource)
@@ -55,6 +59,10 @@ inline RunResult emulate(const Program &prog, const ShaderInfo &info, const Reso
 class R600Executable : public Executable {
  public:
    R600Executable(Program prog, ShaderInfo info, EmuOptions options = {});
+   ~R600Executable() override;
+   /* The decoded form points into the owned program: no copies. */
+   R600Executable(const R600Executable &) = delete;
+   R600Executable &operator=(const R600Executable &) = delete;
    RunResult run(const Resources &res, Batch &batch, const RunLimits &limits) const override;
    std::string listing() const override;
 
@@ -65,6 +73,7 @@ class R600Executable : public Executable {
    Program prog_;
    ShaderInfo info_;
    EmuOptions options_;
+   std::shared_ptr<const emu_internal::Decoded> decoded_;
 };
 
 } // namespace sbcc::r600
