@@ -25,6 +25,7 @@ const Subcommand kCommands[] = {
    {"verify", sbcc::tools::cmd_verify, "compare a target with the reference on random inputs"},
    {"stats", sbcc::tools::cmd_stats, "shader-db style statistics for files or directories"},
    {"bench", sbcc::tools::cmd_bench, "benchmarks (Google Benchmark)"},
+   {"optimize", sbcc::tools::cmd_optimize, "run the sb optimizer on r600 bytecode"},
 };
 
 void usage(FILE *f)

@@ -74,5 +74,6 @@ int cmd_run_test(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_optimize(int argc, char **argv); /* cmd_optimize.cpp (sb) */
 
 } // namespace sbcc::tools

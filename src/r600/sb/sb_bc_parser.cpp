@@ -1,0 +1,160 @@
+/*
+ * bc_parser: bytecode Program -> sb IR.
+ *
+ * ALU operands become values: literals carry their bits, PV/PS reads are
+ * resolved to the node of the previous group that produced them and, when
+ * that node also wrote its register, turned into a plain register read (the
+ * register holds the same value from then on; the builder puts PV back when
+ * the producer ends up in the previous group again).  Everything the
+ * scheduler cannot reason about keeps its group verbatim ("fixed").
+ */
+#include "r600/sb/sb_passes.h"
+
+namespace sbcc::r600::sb {
+
+namespace {
+
+/* Instructions the post-scheduler may move: ordinary one-slot operations
+ * whose only effect is their destination register. */
+bool is_movable(ChipClass chip, const AluInstr &in)
+{
+   const AluOpInfo &info = alu_op_info(in.op);
+   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
+                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
+   if (info.flags & special)
+      return false;
+   const unsigned slots = alu_slots(chip, in.op);
+   if (!slots || (slots & (kSlot4 | kSlotXY | kSlotZW)))
+      return false;
+   /* Cayman replicates trans operations over several vector slots. */
+   if (chip == ChipClass::Cayman && !(slots & kSlotV))
+      return false;
+   if (!(slots & (kSlotV | kSlotS)))
+      return false;
+   if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.dst.rel ||
+       in.index_mode)
+      return false;
+   const std::string_view name = alu_op_name(in.op);
+   if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX") ||
+       in.op == AluOp::ALU_NOP)
+      return false;
+   for (unsigned s = 0; s < info.num_src; s++)
+      if (in.src[s].rel)
+         return false;
+   return true;
+}
+
+} // namespace
+
+bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
+{
+   sh.chip = prog.chip;
+   sh.cf.clear();
+   sh.cf.reserve(prog.cf.size());
+   for (size_t ci = 0; ci < prog.cf.size(); ci++) {
+      const CfInstr &cf = prog.cf[ci];
+      CfNode node;
+      node.cf = cf;
+      node.is_alu = cf_op_info(cf.op).enc == CfEncoding::Alu;
+      if (!node.is_alu) {
+         sh.cf.push_back(std::move(node));
+         continue;
+      }
+      node.cf.groups.clear();
+      AluClause &cl = node.alu;
+      std::vector<bool> fixed(cf.groups.size(), false);
+      std::vector<bool> reads_forward(cf.groups.size(), false);
+      for (size_t gi = 0; gi < cf.groups.size(); gi++) {
+         const AluGroup &g = cf.groups[gi];
+         GroupNode gn;
+         gn.original = g;
+         /* Nodes of the previous group by slot, for PV/PS. */
+         int prev_slot[5] = {-1, -1, -1, -1, -1};
+         if (gi)
+            for (uint32_t id : cl.groups[gi - 1].nodes)
+               prev_slot[cl.nodes[id].bc.slot] = int(id);
+         for (const AluInstr &in : g.instrs) {
+            AluNode n;
+            n.bc = in;
+            n.id = uint32_t(cl.nodes.size());
+            n.group = uint32_t(gi);
+            if (!is_movable(prog.chip, in))
+               fixed[gi] = true;
+            const unsigned nsrc = alu_op_info(in.op).num_src;
+            for (unsigned s = 0; s < nsrc; s++) {
+               const AluSrc &src = in.src[s];
+               Operand &o = n.src[s];
+               o.neg = src.neg;
+               o.abs = src.abs;
+               o.rel = src.rel;
+               o.value.sel = src.sel;
+               o.value.chan = src.chan;
+               switch (src_kind(prog.chip, src.sel)) {
+               case SrcKind::Gpr:
+               case SrcKind::ClauseTemp: o.value.kind = ValueKind::Gpr; break;
+               case SrcKind::KCache: o.value.kind = ValueKind::KCache; break;
+               case SrcKind::ConstFile: o.value.kind = ValueKind::ConstFile; break;
+               case SrcKind::Param: o.value.kind = ValueKind::Param; break;
+               case SrcKind::Inline: o.value.kind = ValueKind::Inline; break;
+               case SrcKind::Literal:
+                  o.value.kind = ValueKind::Literal;
+                  if (src.chan >= g.literals.size()) {
+                     diags.error("CF " + std::to_string(ci) + " group " + std::to_string(gi) +
+                                 ": LITERAL." + std::to_string(src.chan) +
+                                 " beyond the group's literals");
+                     return false;
+                  }
+                  o.value.bits = g.literals[src.chan];
+                  o.value.chan = 0;
+                  break;
+               case SrcKind::PV:
+               case SrcKind::PS: {
+                  const int slot = src.sel == kSrc_PS ? int(kSlotT) : int(src.chan & 3);
+                  reads_forward[gi] = true;
+                  if (prev_slot[slot] < 0) {
+                     /* Nothing to resolve against: keep the group verbatim
+                      * and let the validator judge it. */
+                     o.value.kind = ValueKind::Special;
+                     fixed[gi] = true;
+                     break;
+                  }
+                  const AluNode &p = cl.nodes[prev_slot[slot]];
+                  if (p.writes_gpr() && !p.bc.dst.rel &&
+                      !(alu_op_info(p.bc.op).flags & AF_MOVA)) {
+                     o.value.kind = ValueKind::Gpr;
+                     o.value.sel = p.bc.dst.gpr;
+                     o.value.chan = p.bc.dst.chan;
+                  } else {
+                     /* The value lives only in PV: producer and consumer
+                      * must stay in adjacent groups as they are. */
+                     o.value.kind = ValueKind::Forward;
+                     o.value.node = int32_t(p.id);
+                     fixed[gi] = true;
+                  }
+                  break;
+               }
+               default:
+                  o.value.kind = ValueKind::Special;
+                  fixed[gi] = true;
+                  break;
+               }
+            }
+            gn.nodes.push_back(n.id);
+            gn.slots.push_back(in.slot);
+            cl.nodes.push_back(n);
+         }
+         cl.groups.push_back(std::move(gn));
+      }
+      /* A verbatim group that reads PV/PS needs its predecessor verbatim too,
+       * and so on backwards along the chain. */
+      for (size_t gi = cf.groups.size(); gi-- > 1;)
+         if (fixed[gi] && reads_forward[gi])
+            fixed[gi - 1] = true;
+      for (size_t gi = 0; gi < cf.groups.size(); gi++)
+         cl.groups[gi].fixed = fixed[gi];
+      sh.cf.push_back(std::move(node));
+   }
+   return true;
+}
+
+} // namespace sbcc::r600::sb

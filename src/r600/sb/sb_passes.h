@@ -1,0 +1,46 @@
+/*
+ * The sb passes, one file each, named after the pass.  Every pass reports
+ * input it cannot handle through Diagnostics and returns false; the driver
+ * (sb_core.cpp) then falls back to the source bytecode.
+ */
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "common/diag.h"
+#include "r600/sb/sb_ir.h"
+
+namespace sbcc::r600::sb {
+
+/* Program -> IR: ALU clauses into value-operand nodes, PV/PS resolved to
+ * their producers, groups that must stay as they are marked fixed. */
+bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags);
+
+/* Within each ALU clause, repacks the nodes of every run of non-fixed
+ * groups into as few VLIW groups as the slot, read-port, literal and
+ * dependency rules allow (list scheduling in program order). */
+bool post_scheduler(Shader &sh, Diagnostics &diags);
+
+/* Re-checks every scheduled group against the hardware rules and the
+ * dependences of the source order (an independent check of the scheduler). */
+bool sched_checker(const Shader &sh, Diagnostics &diags);
+
+/* IR -> Program: slots, literals, bank swizzles, PV/PS forwarding. */
+bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags);
+
+/* The hardware group for scheduled nodes (slots given): operands become
+ * selectors, literals are numbered in order of first use, results of
+ * `prev` (the group emitted just before, if any) are read through PV/PS,
+ * bank swizzles are chosen.  nullopt when the group breaks a rule. */
+std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
+                                          const std::vector<uint32_t> &nodes,
+                                          const std::vector<uint8_t> &slots,
+                                          const AluGroup *prev);
+
+/* Read-port model shared by the scheduler and the builder: picks bank
+ * swizzles for a group's instructions (slot order; selectors final).
+ * Returns false when no assignment satisfies the GPR and constant ports. */
+bool assign_bank_swizzles(ChipClass chip, std::vector<AluInstr> &group);
+
+} // namespace sbcc::r600::sb
