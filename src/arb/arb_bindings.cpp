@@ -61,6 +61,25 @@ bool Parser::parse_optional_index(int64_t limit, const char *what, int64_t &out)
 
 int32_t Parser::parse_input_binding()
 {
+   SourceLoc loc = here();
+   int32_t slot = parse_input_binding_name();
+   if (slot < 0 || kind_ != ProgramKind::Vertex)
+      return slot;
+   /* Generic attribute n aliases conventional attribute n (Mesa's
+    * VERT_ATTRIB numbering); ARB_vertex_program refuses a program that
+    * binds both of a pair. */
+   int32_t other = slot >= VS_IN_GENERIC0 ? slot - VS_IN_GENERIC0 : slot + VS_IN_GENERIC0;
+   auto it = inputs_.find(other);
+   if (it != inputs_.end()) {
+      error(loc, "'" + inputs_[slot].name + "' and '" + it->second.name +
+                    "' alias the same vertex attribute and cannot both be used");
+      return -1;
+   }
+   return slot;
+}
+
+int32_t Parser::parse_input_binding_name()
+{
    const Token &root = next();
    bool vertex = root.text == "vertex";
    if (vertex != (kind_ == ProgramKind::Vertex)) {

@@ -14,8 +14,10 @@
  *  - IN[i]: sorted by a fixed slot order, not by order of use.
  *      vertex:   position, weight, normal, color.primary, color.secondary,
  *                fogcoord, texcoord[0..7], attrib[0..15]  (Mesa's
- *                VERT_ATTRIB order; attrib[n] does not alias the
- *                conventional attributes).  No semantics are declared.
+ *                VERT_ATTRIB order, in which attrib[n] aliases the
+ *                conventional attribute n, so using both of such a pair is
+ *                an error, as ARB_vertex_program says).  No semantics are
+ *                declared.
  *      fragment: position (POSITION, LINEAR; the shader then declares
  *                FS_COORD_ORIGIN LOWER_LEFT and FS_COORD_PIXEL_CENTER
  *                HALF_INTEGER, GL's window convention), color.primary (COLOR[0],

@@ -134,6 +134,7 @@ class Parser {
    /* --- bindings (arb_bindings.cpp) --- */
    /* vertex.* / fragment.*: the input slot, or -1 after an error. */
    int32_t parse_input_binding();
+   int32_t parse_input_binding_name();
    /* result.*: the output slot, or -1 after an error. */
    int32_t parse_output_binding();
    /* program.env/local[...] or state.*: appends one ParamBinding per vector.

@@ -232,6 +232,12 @@ const ErrorCase kErrorCases[] = {
    {"ResultInArl",
     "!!ARBvp1.0\nARL result.position.x, vertex.position.x;\nEND\n",
     "bad.arb:2:5: error: ARL destination must be an address register\n"},
+   {"GenericAliasesConventional",
+    "!!ARBvp1.0\nATTRIB c = vertex.color;\nMOV result.position, vertex.attrib[3];\nEND\n",
+    "bad.arb:3:22: error: 'vertex.attrib[3]' and 'vertex.color.primary' alias the same vertex attribute and cannot both be used\n"},
+   {"ConventionalAliasesGeneric",
+    "!!ARBvp1.0\nMOV result.position, vertex.attrib[0];\nMOV result.color, vertex.position;\nEND\n",
+    "bad.arb:3:19: error: 'vertex.position' and 'vertex.attrib[0]' alias the same vertex attribute and cannot both be used\n"},
 };
 
 void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }

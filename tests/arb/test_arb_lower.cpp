@@ -33,7 +33,7 @@ OUT[0] = result.position
    {"VertexInputsSortedBySlot",
     R"ARB(!!ARBvp1.0
 TEMP t;
-ADD t, vertex.attrib[2], vertex.texcoord[3];
+ADD t, vertex.attrib[6], vertex.texcoord[3];
 ADD t, t, vertex.texcoord;
 ADD t, t, vertex.fogcoord;
 ADD t, t, vertex.color.secondary;
@@ -72,7 +72,7 @@ IN[3] = vertex.color.secondary
 IN[4] = vertex.fogcoord
 IN[5] = vertex.texcoord[0]
 IN[6] = vertex.texcoord[3]
-IN[7] = vertex.attrib[2]
+IN[7] = vertex.attrib[6]
 OUT[0] = result.position
 )ARB"},
    {"VertexOutputs",
