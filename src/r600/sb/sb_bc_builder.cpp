@@ -204,6 +204,23 @@ std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
    return g;
 }
 
+std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl)
+{
+   std::vector<AluGroup> groups;
+   for (const GroupNode &gn : cl.groups) {
+      if (gn.fixed) {
+         groups.push_back(gn.original);
+         continue;
+      }
+      auto g = materialize_group(chip, cl, gn.nodes, gn.slots,
+                                 groups.empty() ? nullptr : &groups.back());
+      if (!g)
+         return std::nullopt;
+      groups.push_back(std::move(*g));
+   }
+   return groups;
+}
+
 bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags)
 {
    out.chip = sh.chip;
@@ -212,22 +229,13 @@ bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags)
       const CfNode &c = sh.cf[ci];
       CfInstr cf = c.cf;
       if (c.is_alu) {
-         cf.groups.clear();
-         for (size_t gi = 0; gi < c.alu.groups.size(); gi++) {
-            const GroupNode &gn = c.alu.groups[gi];
-            if (gn.fixed) {
-               cf.groups.push_back(gn.original);
-               continue;
-            }
-            auto g = materialize_group(sh.chip, c.alu, gn.nodes, gn.slots,
-                                       cf.groups.empty() ? nullptr : &cf.groups.back());
-            if (!g) {
-               diags.error("sb bc_builder: CF " + std::to_string(ci) + " group " +
-                           std::to_string(gi) + " breaks the slot/read-port/literal rules");
-               return false;
-            }
-            cf.groups.push_back(std::move(*g));
+         auto groups = build_clause(sh.chip, c.alu);
+         if (!groups) {
+            diags.error("sb bc_builder: CF " + std::to_string(ci) +
+                        ": a group breaks the slot/read-port/literal rules");
+            return false;
          }
+         cf.groups = std::move(*groups);
       }
       out.cf.push_back(std::move(cf));
    }

@@ -38,6 +38,9 @@ std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
                                           const std::vector<uint8_t> &slots,
                                           const AluGroup *prev);
 
+/* All groups of a clause in hardware form (fixed ones verbatim). */
+std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl);
+
 /* Read-port model shared by the scheduler and the builder: picks bank
  * swizzles for a group's instructions (slot order; selectors final).
  * Returns false when no assignment satisfies the GPR and constant ports. */
