@@ -29,6 +29,7 @@ struct DSrc {
    bool neg = false, abs = false, rel = false;
    uint16_t index = 0;  /* GPR, constant index, param */
    uint16_t bank = 0;   /* kcache bank */
+   uint8_t bank_index_mode = 0; /* EG: add CF_IDX0 (1) or CF_IDX1 (2) to the bank */
    uint32_t value = 0;  /* inline constants */
 };
 
@@ -107,6 +108,7 @@ static DSrc decode_src(ChipClass chip, const CfInstr &cf, const AluGroup &g, con
       }
       d.cls = SrcClass::KCache;
       d.bank = lock.bank;
+      d.bank_index_mode = lock.index_mode;
       d.index = static_cast<uint16_t>(*c);
       break;
    }
@@ -292,6 +294,7 @@ class Wave {
    int32_t ar_[kMaxWave][4]{};
    float grad_h_[kMaxWave][4]{}, grad_v_[kMaxWave][4]{};
    uint64_t active_ = 0, killed_ = 0, done_ = 0, pred_ = 0;
+   int32_t cf_idx_[2] = {0, 0}; /* Evergreen CF_IDX0/1, per wavefront */
    std::vector<Frame> stack_;
    std::vector<Plane> planes_; /* n * num_params */
    unsigned num_params_ = 0;
@@ -461,6 +464,8 @@ uint32_t Wave::read(const DSrc &s, const AluInstr &in, unsigned l, const AluGrou
    case SrcClass::KCache:
    case SrcClass::CFile: {
       unsigned bank = s.cls == SrcClass::KCache ? s.bank : 0;
+      if (s.bank_index_mode == 1 || s.bank_index_mode == 2)
+         bank += unsigned(cf_idx_[s.bank_index_mode - 1]);
       int64_t idx = s.index + (s.rel ? rel_index(in.index_mode, l) : 0);
       if (bank < res_.constants.size() && idx >= 0 && size_t(idx) < res_.constants[bank].size())
          v = res_.constants[bank][size_t(idx)][s.chan & 3];
@@ -613,8 +618,11 @@ void Wave::run_group(const DCf &dc, const DGroup &g, unsigned gi, bool)
          else
             pv_[l][a.slot & 3] = v;
          if (a.flags & AF_MOVA) {
-            if (a.op == AluOp::SET_CF_IDX0 || a.op == AluOp::SET_CF_IDX1)
+            if (a.op == AluOp::SET_CF_IDX0 || a.op == AluOp::SET_CF_IDX1) {
+               /* Copies AR.x into the wavefront's CF index register. */
+               cf_idx_[a.op == AluOp::SET_CF_IDX1] = ar_[l][0];
                continue;
+            }
             ar_[l][is_eg_or_later(chip) ? 0 : (in.dst.chan & 3)] = int32_t(v);
             if (!is_eg_or_later(chip))
                continue; /* R600/R700 MOVA* write only AR */
@@ -710,7 +718,9 @@ void Wave::run_tex(const TexInstr &t)
    const bool frag = info_.stage == tgsi::Processor::Fragment;
    Vec4 out[kMaxWave];
    bool write = true;
-   const int unit = int(t.resource_id) - int(opt_.texture_resource_base);
+   int unit = int(t.resource_id) - int(opt_.texture_resource_base);
+   if (t.resource_index_mode == 1 || t.resource_index_mode == 2)
+      unit += cf_idx_[t.resource_index_mode - 1];
    const tex::TextureSet *set = res_.textures;
    const tex::Texture *texture = set && unit >= 0 ? set->texture(unsigned(unit)) : nullptr;
 
@@ -896,9 +906,12 @@ void Wave::run_vtx(const VtxInstr &v)
       }
       int64_t idx = int64_t(int32_t(gpr(l, unsigned(sr))[v.src_sel_x & 3])) + v.offset / 16;
       Vec4 val{0, 0, 0, 0};
-      if (v.buffer_id < res_.constants.size() && idx >= 0 &&
-          size_t(idx) < res_.constants[v.buffer_id].size())
-         val = res_.constants[v.buffer_id][size_t(idx)];
+      int64_t buf = v.buffer_id;
+      if (v.buffer_index_mode == 1 || v.buffer_index_mode == 2)
+         buf += cf_idx_[v.buffer_index_mode - 1];
+      if (buf >= 0 && size_t(buf) < res_.constants.size() && idx >= 0 &&
+          size_t(idx) < res_.constants[size_t(buf)].size())
+         val = res_.constants[size_t(buf)][size_t(idx)];
       Vec4 &g = gpr(l, unsigned(dr));
       for (int c = 0; c < 4; c++) {
          uint8_t s = v.dst_sel[c];

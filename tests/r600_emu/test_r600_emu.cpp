@@ -395,6 +395,24 @@ TEST(R600Emu, PredicatedSlotsAndPopOfAnEmptyStack)
    EXPECT_EQ(r.message, "CF 0: pop of an empty branch stack");
 }
 
+TEST(R600Emu, CfIndexSelectsTheKcacheBank)
+{
+   /* MOVA_INT AR.x = R1.x; SET_CF_IDX0; the next clause locks bank 0 +
+    * CF_IDX0. */
+   CfInstr use = alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_kcache(0, 1, 2))})});
+   use.kcache[0] = KCacheLock{0, 1, 0, 1};
+   Program p = program(
+      ChipClass::Evergreen,
+      {alu_clause({group({alu(AluOp::MOVA_INT, kSlotX, dst(0, 0, false), src_gpr(1, 0))}),
+                   group({alu(AluOp::SET_CF_IDX0, kSlotX, dst(0, 0, false))})}),
+       use, export_done(2)});
+   Resources res;
+   res.constants.assign(3, std::vector<Vec4>(16, Vec4{0, 0, 0, 0}));
+   res.constants[2][1] = vec4f(0, 0, 42, 0);
+   Batch b = run_vs(p, vs_info(ChipClass::Evergreen), {Vec4{2, 0, 0, 0}}, res);
+   EXPECT_EQ(b.lanes[0].outputs[0], vec4f(42, 0, 0, 0));
+}
+
 TEST(R600Emu, ExecutableListsTheProgram)
 {
    Program p = program(ChipClass::Evergreen,
