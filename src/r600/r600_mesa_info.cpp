@@ -128,7 +128,7 @@ std::optional<ShaderInfo> load_mesa_info(std::string_view info_block, std::strin
          lhs.remove_suffix(1);
       long v = 0;
       if (!parse_uint(line.substr(eq + 1), v)) {
-         diags.error(file, {lineno, uint32_t(p + 9 + eq)},
+         diags.error(file, {lineno, uint32_t(p + 10 + eq)},
                      "INFO: expected an integer after '" + std::string(lhs) + "='");
          ok = false;
          continue;
