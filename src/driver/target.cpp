@@ -5,6 +5,8 @@
 #ifdef SBCC_HAVE_INTERP
 #include "interp/interp.h"
 #endif
+#include "r600/r600_disasm.h"
+#include "r600/r600_target.h"
 
 namespace sbcc {
 
@@ -43,6 +45,40 @@ class ReferenceTarget final : public Target {
    }
 };
 
+/* The plain TGSI backend for the r600 family (src/r600/r600_target.h). */
+class R600Target final : public Target {
+ public:
+   R600Target(const char *name, r600::ChipClass chip) : name_(name), chip_(chip) {}
+   std::string_view name() const override { return name_; }
+   std::unique_ptr<Executable> compile(const tgsi::Shader &shader, const CompileOptions &options,
+                                       Diagnostics &diags, ShaderStats *stats) override
+   {
+      return r600::compile_tgsi_for_r600(shader, chip_, options.chip, options.debug, diags,
+                                         stats);
+   }
+   std::vector<uint8_t> binary(const Executable &exe) const override
+   {
+      return r600::r600_executable_binary(exe);
+   }
+   bool disassemble(const std::vector<uint8_t> &bytes, std::string &out,
+                    Diagnostics &diags) const override
+   {
+      std::vector<uint32_t> words(bytes.size() / 4);
+      for (size_t i = 0; i < words.size(); i++)
+         for (int k = 0; k < 4; k++)
+            words[i] |= uint32_t(bytes[i * 4 + size_t(k)]) << (8 * k);
+      auto text = r600::disassemble(words, chip_, diags);
+      if (!text)
+         return false;
+      out = *text;
+      return true;
+   }
+
+ private:
+   const char *name_;
+   r600::ChipClass chip_;
+};
+
 struct TargetEntry {
    const char *name;
    std::function<std::unique_ptr<Target>()> make;
@@ -53,6 +89,8 @@ const std::vector<TargetEntry> &target_table()
 {
    static const std::vector<TargetEntry> table = {
       {"reference", [] { return std::make_unique<ReferenceTarget>(); }},
+      {"evergreen", [] { return std::make_unique<R600Target>("evergreen", r600::ChipClass::Evergreen); }},
+      {"r700", [] { return std::make_unique<R600Target>("r700", r600::ChipClass::R700); }},
    };
    return table;
 }

@@ -1,0 +1,561 @@
+/*
+ * TGSI opcode lowering for the plain r600 translator: one TGSI instruction
+ * becomes a few ALU groups (or a fetch) writing the destination channels.
+ */
+#include <cmath>
+
+#include "r600/r600_tgsi_impl.h"
+
+namespace sbcc::r600::tgsi_backend {
+
+using namespace tgsi;
+
+bool Translator::chan_on(const Instruction &in, unsigned c) const
+{
+   return !in.dst.empty() && (in.dst[0].write_mask & (1u << c));
+}
+
+bool Translator::sat(const Instruction &in) const { return in.saturate; }
+
+/* dst.c = op(src[order[0]].c, ...), each channel in its own vector slot
+ * (or the trans slot when the op has no vector form on this chip). */
+void Translator::emit_component(const Instruction &in, AluOp op, std::array<int, 3> order)
+{
+   const unsigned n = alu_op_info(op).num_src;
+   const bool fdst = !(alu_op_info(op).flags & (AF_INT_DST | AF_UINT_DST));
+   for (unsigned c = 0; c < 4; c++) {
+      if (!chan_on(in, c))
+         continue;
+      PInstr p;
+      p.op = op;
+      for (unsigned s = 0; s < n; s++)
+         p.src[s] = src(in, unsigned(order[s]), c);
+      p.dst.gpr = uint8_t(dst_gpr);
+      p.dst.chan = uint8_t(c);
+      p.dst.clamp = sat(in) && fdst;
+      b.add(p);
+   }
+   b.flush();
+}
+
+/* A scalar result in the trans slot, once per written channel. */
+void Translator::emit_repl_trans(const Instruction &in, AluOp op, const Opnd &a)
+{
+   b.flush();
+   for (unsigned c = 0; c < 4; c++)
+      if (chan_on(in, c)) {
+         b.add(op, dst_gpr, c, {a}, sat(in));
+         b.flush();
+      }
+}
+
+void Translator::write_all(const Instruction &in, const Opnd &value)
+{
+   for (unsigned c = 0; c < 4; c++)
+      if (chan_on(in, c))
+         b.add(AluOp::MOV, dst_gpr, c, {value}, sat(in));
+   b.flush();
+}
+
+void Translator::emit_dot(const Instruction &in, unsigned n, bool dph)
+{
+   std::array<PInstr, 4> ps;
+   for (unsigned c = 0; c < 4; c++) {
+      PInstr &p = ps[c];
+      p.op = AluOp::DOT4_IEEE;
+      if (c < n) {
+         p.src[0] = src(in, 0, c);
+         p.src[1] = src(in, 1, c);
+      } else if (dph && c == 3) {
+         p.src[0] = inl(kSrc_1);
+         p.src[1] = src(in, 1, 3);
+      } else {
+         p.src[0] = inl(kSrc_0);
+         p.src[1] = inl(kSrc_0);
+      }
+      p.dst.gpr = uint8_t(dst_gpr);
+      p.dst.chan = uint8_t(c);
+      p.dst.write = chan_on(in, c);
+      p.dst.clamp = sat(in);
+   }
+   b.add_reduction(ps);
+}
+
+namespace {
+
+struct CompMap {
+   Opcode tgsi;
+   AluOp op;
+   std::array<int, 3> order;
+};
+
+/* Straight one-instruction-per-channel mappings. */
+const CompMap kComp[] = {
+   {Opcode::MOV, AluOp::MOV, {0, 1, 2}},
+   {Opcode::ADD, AluOp::ADD, {0, 1, 2}},
+   {Opcode::MUL, AluOp::MUL_IEEE, {0, 1, 2}},
+   {Opcode::MAD, AluOp::MULADD_IEEE, {0, 1, 2}},
+   {Opcode::MIN, AluOp::MIN_DX10, {0, 1, 2}},
+   {Opcode::MAX, AluOp::MAX_DX10, {0, 1, 2}},
+   {Opcode::FRC, AluOp::FRACT, {0, 1, 2}},
+   {Opcode::FLR, AluOp::FLOOR, {0, 1, 2}},
+   {Opcode::CEIL, AluOp::CEIL, {0, 1, 2}},
+   {Opcode::TRUNC, AluOp::TRUNC, {0, 1, 2}},
+   {Opcode::ROUND, AluOp::RNDNE, {0, 1, 2}},
+   {Opcode::SLT, AluOp::SETGT, {1, 0, 2}},
+   {Opcode::SGE, AluOp::SETGE, {0, 1, 2}},
+   {Opcode::SEQ, AluOp::SETE, {0, 1, 2}},
+   {Opcode::SNE, AluOp::SETNE, {0, 1, 2}},
+   {Opcode::SGT, AluOp::SETGT, {0, 1, 2}},
+   {Opcode::SLE, AluOp::SETGE, {1, 0, 2}},
+   {Opcode::FSLT, AluOp::SETGT_DX10, {1, 0, 2}},
+   {Opcode::FSGE, AluOp::SETGE_DX10, {0, 1, 2}},
+   {Opcode::FSEQ, AluOp::SETE_DX10, {0, 1, 2}},
+   {Opcode::FSNE, AluOp::SETNE_DX10, {0, 1, 2}},
+   {Opcode::CMP, AluOp::CNDGE, {0, 2, 1}},
+   {Opcode::UCMP, AluOp::CNDE_INT, {0, 2, 1}},
+   {Opcode::UADD, AluOp::ADD_INT, {0, 1, 2}},
+   {Opcode::IMAX, AluOp::MAX_INT, {0, 1, 2}},
+   {Opcode::IMIN, AluOp::MIN_INT, {0, 1, 2}},
+   {Opcode::UMAX, AluOp::MAX_UINT, {0, 1, 2}},
+   {Opcode::UMIN, AluOp::MIN_UINT, {0, 1, 2}},
+   {Opcode::ISLT, AluOp::SETGT_INT, {1, 0, 2}},
+   {Opcode::ISGE, AluOp::SETGE_INT, {0, 1, 2}},
+   {Opcode::USLT, AluOp::SETGT_UINT, {1, 0, 2}},
+   {Opcode::USGE, AluOp::SETGE_UINT, {0, 1, 2}},
+   {Opcode::USEQ, AluOp::SETE_INT, {0, 1, 2}},
+   {Opcode::USNE, AluOp::SETNE_INT, {0, 1, 2}},
+   {Opcode::NOT, AluOp::NOT_INT, {0, 1, 2}},
+   {Opcode::AND, AluOp::AND_INT, {0, 1, 2}},
+   {Opcode::OR, AluOp::OR_INT, {0, 1, 2}},
+   {Opcode::XOR, AluOp::XOR_INT, {0, 1, 2}},
+   {Opcode::SHL, AluOp::LSHL_INT, {0, 1, 2}},
+   {Opcode::ISHR, AluOp::ASHR_INT, {0, 1, 2}},
+   {Opcode::USHR, AluOp::LSHR_INT, {0, 1, 2}},
+   {Opcode::F2I, AluOp::FLT_TO_INT, {0, 1, 2}},
+   {Opcode::F2U, AluOp::FLT_TO_UINT, {0, 1, 2}},
+   {Opcode::I2F, AluOp::INT_TO_FLT, {0, 1, 2}},
+   {Opcode::U2F, AluOp::UINT_TO_FLT, {0, 1, 2}},
+   {Opcode::UMUL, AluOp::MULLO_UINT, {0, 1, 2}},
+   {Opcode::IMUL_HI, AluOp::MULHI_INT, {0, 1, 2}},
+   {Opcode::UMUL_HI, AluOp::MULHI_UINT, {0, 1, 2}},
+};
+
+bool is_op3_lowering(Opcode op)
+{
+   switch (op) {
+   case Opcode::MAD:
+   case Opcode::FMA:
+   case Opcode::CMP:
+   case Opcode::UCMP:
+   case Opcode::LRP: return true;
+   default: return false;
+   }
+}
+
+} // namespace
+
+bool Translator::translate_alu(const Instruction &in)
+{
+   for (const CompMap &m : kComp)
+      if (m.tgsi == in.opcode) {
+         emit_component(in, m.op, m.order);
+         return true;
+      }
+   const float inv_2pi = 0.15915494309189535f;
+   switch (in.opcode) {
+   case Opcode::FMA:
+      emit_component(in, is_eg_or_later(chip) ? AluOp::FMA : AluOp::MULADD_IEEE, {0, 1, 2});
+      return true;
+   case Opcode::ABS:
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c)) {
+            Opnd o = src(in, 0, c);
+            o.abs = true;
+            o.neg = false;
+            b.add(AluOp::MOV, dst_gpr, c, {o}, sat(in));
+         }
+      b.flush();
+      return true;
+   case Opcode::LRP: {
+      /* a*b + (1-a)*c, each step rounded like the reference. */
+      unsigned t = scratch();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::ADD, t, c, {inl(kSrc_1), neg(src(in, 0, c))});
+      b.flush();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::MUL_IEEE, t, c, {gpr(t, c), src(in, 2, c)});
+      b.flush();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::MULADD_IEEE, dst_gpr, c, {src(in, 0, c), src(in, 1, c), gpr(t, c)},
+                  sat(in));
+      b.flush();
+      return true;
+   }
+   case Opcode::DP2: emit_dot(in, 2, false); return true;
+   case Opcode::DP3: emit_dot(in, 3, false); return true;
+   case Opcode::DP4: emit_dot(in, 4, false); return true;
+   case Opcode::DPH: emit_dot(in, 3, true); return true;
+   case Opcode::RCP: emit_repl_trans(in, AluOp::RECIP_IEEE, src(in, 0, 0)); return true;
+   case Opcode::RSQ: {
+      Opnd a = src(in, 0, 0);
+      a.abs = true;
+      a.neg = false;
+      emit_repl_trans(in, AluOp::RECIPSQRT_IEEE, a);
+      return true;
+   }
+   case Opcode::SQRT: emit_repl_trans(in, AluOp::SQRT_IEEE, src(in, 0, 0)); return true;
+   case Opcode::EX2: emit_repl_trans(in, AluOp::EXP_IEEE, src(in, 0, 0)); return true;
+   case Opcode::LG2: emit_repl_trans(in, AluOp::LOG_IEEE, src(in, 0, 0)); return true;
+   case Opcode::SIN:
+   case Opcode::COS: {
+      /* R700+ take the angle in revolutions: reduce to [-0.5, 0.5). */
+      unsigned t = scratch();
+      b.add(AluOp::MULADD_IEEE, t, 0, {src(in, 0, 0), immf(inv_2pi), inl(kSrc_0_5)});
+      b.flush();
+      b.add(AluOp::FRACT, t, 0, {gpr(t, 0)});
+      b.flush();
+      b.add(AluOp::ADD, t, 0, {gpr(t, 0), immf(-0.5f)});
+      b.flush();
+      emit_repl_trans(in, in.opcode == Opcode::SIN ? AluOp::SIN : AluOp::COS, gpr(t, 0));
+      return true;
+   }
+   case Opcode::POW: {
+      /* EX2(b * LG2(a)) with the legacy MUL, so POW(0, 0) = 1 as in GL. */
+      unsigned t = scratch();
+      b.add(AluOp::LOG_IEEE, t, 0, {src(in, 0, 0)});
+      b.flush();
+      b.add(AluOp::MUL, t, 0, {gpr(t, 0), src(in, 1, 0)});
+      b.flush();
+      emit_repl_trans(in, AluOp::EXP_IEEE, gpr(t, 0));
+      return true;
+   }
+   case Opcode::DST:
+      if (chan_on(in, 0))
+         b.add(AluOp::MOV, dst_gpr, 0, {inl(kSrc_1)}, sat(in));
+      if (chan_on(in, 1))
+         b.add(AluOp::MUL_IEEE, dst_gpr, 1, {src(in, 0, 1), src(in, 1, 1)}, sat(in));
+      if (chan_on(in, 2))
+         b.add(AluOp::MOV, dst_gpr, 2, {src(in, 0, 2)}, sat(in));
+      if (chan_on(in, 3))
+         b.add(AluOp::MOV, dst_gpr, 3, {src(in, 1, 3)}, sat(in));
+      b.flush();
+      return true;
+   case Opcode::EXP: {
+      unsigned t = scratch();
+      b.add(AluOp::FLOOR, t, 0, {src(in, 0, 0)});
+      b.flush();
+      if (chan_on(in, 0)) {
+         b.add(AluOp::EXP_IEEE, dst_gpr, 0, {gpr(t, 0)}, sat(in));
+         b.flush();
+      }
+      if (chan_on(in, 1))
+         b.add(AluOp::ADD, dst_gpr, 1, {src(in, 0, 0), neg(gpr(t, 0))}, sat(in));
+      if (chan_on(in, 3))
+         b.add(AluOp::MOV, dst_gpr, 3, {inl(kSrc_1)}, sat(in));
+      b.flush();
+      if (chan_on(in, 2)) {
+         b.add(AluOp::EXP_IEEE, dst_gpr, 2, {src(in, 0, 0)}, sat(in));
+         b.flush();
+      }
+      return true;
+   }
+   case Opcode::LOG: {
+      unsigned t = scratch();
+      Opnd a = src(in, 0, 0);
+      a.abs = true;
+      a.neg = false;
+      b.add(AluOp::LOG_IEEE, t, 2, {a});
+      b.flush();
+      b.add(AluOp::FLOOR, t, 0, {gpr(t, 2)});
+      b.flush();
+      b.add(AluOp::EXP_IEEE, t, 1, {gpr(t, 0)});
+      b.flush();
+      b.add(AluOp::RECIP_IEEE, t, 1, {gpr(t, 1)});
+      b.flush();
+      if (chan_on(in, 0))
+         b.add(AluOp::MOV, dst_gpr, 0, {gpr(t, 0)}, sat(in));
+      if (chan_on(in, 1))
+         b.add(AluOp::MUL_IEEE, dst_gpr, 1, {a, gpr(t, 1)}, sat(in));
+      if (chan_on(in, 2))
+         b.add(AluOp::MOV, dst_gpr, 2, {gpr(t, 2)}, sat(in));
+      if (chan_on(in, 3))
+         b.add(AluOp::MOV, dst_gpr, 3, {inl(kSrc_1)}, sat(in));
+      b.flush();
+      return true;
+   }
+   case Opcode::LIT: {
+      unsigned t = scratch();
+      b.add(AluOp::MAX, t, 0, {src(in, 0, 1), inl(kSrc_0)});
+      b.add(AluOp::MAX, t, 1, {src(in, 0, 3), immf(-128.0f)});
+      b.flush();
+      b.add(AluOp::MIN, t, 1, {gpr(t, 1), immf(128.0f)});
+      b.add(AluOp::LOG_CLAMPED, t, 2, {gpr(t, 0)});
+      b.flush();
+      b.add(AluOp::MUL, t, 2, {gpr(t, 2), gpr(t, 1)});
+      b.flush();
+      b.add(AluOp::EXP_IEEE, t, 2, {gpr(t, 2)});
+      b.flush();
+      if (chan_on(in, 0))
+         b.add(AluOp::MOV, dst_gpr, 0, {inl(kSrc_1)}, sat(in));
+      if (chan_on(in, 1))
+         b.add(AluOp::MAX, dst_gpr, 1, {src(in, 0, 0), inl(kSrc_0)}, sat(in));
+      if (chan_on(in, 2))
+         b.add(AluOp::CNDGT, dst_gpr, 2, {src(in, 0, 0), gpr(t, 2), inl(kSrc_0)}, sat(in));
+      if (chan_on(in, 3))
+         b.add(AluOp::MOV, dst_gpr, 3, {inl(kSrc_1)}, sat(in));
+      b.flush();
+      return true;
+   }
+   case Opcode::SSG: {
+      unsigned t = scratch();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::CNDGT, t, c, {src(in, 0, c), inl(kSrc_1), src(in, 0, c)});
+      b.flush();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::CNDGT, dst_gpr, c, {neg(gpr(t, c)), immf(-1.0f), gpr(t, c)}, sat(in));
+      b.flush();
+      return true;
+   }
+   case Opcode::INEG:
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::SUB_INT, dst_gpr, c, {inl(kSrc_0), src(in, 0, c)});
+      b.flush();
+      return true;
+   case Opcode::IABS: {
+      unsigned t = scratch();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::SUB_INT, t, c, {inl(kSrc_0), src(in, 0, c)});
+      b.flush();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::MAX_INT, dst_gpr, c, {src(in, 0, c), gpr(t, c)});
+      b.flush();
+      return true;
+   }
+   case Opcode::ISSG: {
+      unsigned t = scratch(), u = scratch();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c)) {
+            b.add(AluOp::SETGT_INT, t, c, {src(in, 0, c), inl(kSrc_0)});
+         }
+      b.flush();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::SETGT_INT, u, c, {inl(kSrc_0), src(in, 0, c)});
+      b.flush();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::SUB_INT, dst_gpr, c, {gpr(u, c), gpr(t, c)});
+      b.flush();
+      return true;
+   }
+   case Opcode::UMAD: {
+      unsigned t = scratch();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c)) {
+            b.add(AluOp::MULLO_UINT, t, c, {src(in, 0, c), src(in, 1, c)});
+            b.flush();
+         }
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::ADD_INT, dst_gpr, c, {gpr(t, c), src(in, 2, c)});
+      b.flush();
+      return true;
+   }
+   case Opcode::ARL:
+   case Opcode::UARL: {
+      unsigned t = scratch();
+      for (unsigned c = 0; c < 4; c++) {
+         if (!chan_on(in, c))
+            continue;
+         if (in.opcode == Opcode::ARL) {
+            b.add(AluOp::FLOOR, t, c, {src(in, 0, c)});
+            b.flush();
+            b.add(AluOp::FLT_TO_INT, dst_gpr, c, {gpr(t, c)});
+         } else {
+            b.add(AluOp::MOV, dst_gpr, c, {src(in, 0, c)});
+         }
+         b.flush();
+      }
+      return true;
+   }
+   default: return false;
+   }
+}
+
+void Translator::translate_tex(const Instruction &in)
+{
+   const SrcOperand &unit = in.src.back();
+   if (unit.index.indirect) {
+      error(in.loc, "r600 backend: indirect sampler selection is not supported");
+      return;
+   }
+   const TextureTarget tt = in.tex_target;
+   if (tt == TextureTarget::Cube || tt == TextureTarget::ShadowCube ||
+       tt == TextureTarget::CubeArray || tt == TextureTarget::ShadowCubeArray) {
+      error(in.loc, "r600 backend: cube map sampling is not supported yet");
+      return;
+   }
+   const bool shadow = tt == TextureTarget::Shadow1D || tt == TextureTarget::Shadow2D ||
+                       tt == TextureTarget::ShadowRect || tt == TextureTarget::ShadowArray1D ||
+                       tt == TextureTarget::ShadowArray2D;
+   const bool deriv = in.opcode == Opcode::DDX || in.opcode == Opcode::DDY ||
+                      in.opcode == Opcode::DDX_FINE || in.opcode == Opcode::DDY_FINE;
+   /* Coordinates prepared in a GPR. */
+   unsigned coord = scratch();
+   if (in.opcode == Opcode::TXP) {
+      unsigned r = scratch();
+      b.add(AluOp::RECIP_IEEE, r, 0, {src(in, 0, 3)});
+      b.flush();
+      for (unsigned c = 0; c < 3; c++)
+         b.add(AluOp::MUL_IEEE, coord, c, {src(in, 0, c), gpr(r, 0)});
+      b.add(AluOp::MOV, coord, 3, {src(in, 0, 3)});
+   } else {
+      for (unsigned c = 0; c < 4; c++)
+         b.add(AluOp::MOV, coord, c, {src(in, 0, c)});
+   }
+   b.flush();
+   /* Mesa's layout: the shadow reference in w. */
+   if (shadow && tt != TextureTarget::ShadowArray2D) {
+      b.add(AluOp::MOV, coord, 3, {gpr(coord, 2)});
+      b.flush();
+   }
+   if (in.opcode == Opcode::TXL2 || in.opcode == Opcode::TXB2 || in.opcode == Opcode::TEX2) {
+      error(in.loc, "r600 backend: cube-array texture opcodes are not supported");
+      return;
+   }
+   if (in.opcode == Opcode::TXD) {
+      for (unsigned k = 1; k <= 2; k++) {
+         unsigned g = scratch();
+         for (unsigned c = 0; c < 4; c++)
+            b.add(AluOp::MOV, g, c, {src(in, k, c)});
+         b.flush();
+         TexInstr t;
+         t.op = k == 1 ? FetchOp::SET_GRADIENTS_H : FetchOp::SET_GRADIENTS_V;
+         t.src_gpr = uint8_t(g);
+         t.dst_sel = {7, 7, 7, 7};
+         t.resource_id = uint8_t(unit.index.value);
+         t.sampler_id = uint8_t(unit.index.value);
+         b.add_fetch(t, g, 0);
+      }
+   }
+   unsigned res = scratch();
+   TexInstr t;
+   t.src_gpr = uint8_t(coord);
+   t.dst_gpr = uint8_t(res);
+   t.resource_id = deriv ? 0 : uint8_t(unit.index.value);
+   t.sampler_id = deriv ? 0 : uint8_t(unit.index.value);
+   if (tt == TextureTarget::Rect || tt == TextureTarget::ShadowRect)
+      t.coord_type = {false, false, true, true};
+   if (tt == TextureTarget::Array1D || tt == TextureTarget::ShadowArray1D)
+      t.coord_type[1] = false;
+   if (tt == TextureTarget::Array2D || tt == TextureTarget::ShadowArray2D)
+      t.coord_type[2] = false;
+   if (!in.tex_offsets.empty()) {
+      const TexOffset &o = in.tex_offsets[0];
+      if (o.file == File::Immediate && o.index >= 0 && size_t(o.index) < sh.immediates.size())
+         for (unsigned c = 0; c < 3; c++)
+            t.offset[c] = int8_t(int32_t(sh.immediates[size_t(o.index)].value[o.swizzle[c]]) * 2);
+   }
+   switch (in.opcode) {
+   case Opcode::TEX:
+   case Opcode::TXP: t.op = shadow ? FetchOp::SAMPLE_C : FetchOp::SAMPLE; break;
+   case Opcode::TXB: t.op = shadow ? FetchOp::SAMPLE_C_LB : FetchOp::SAMPLE_LB; break;
+   case Opcode::TXL: t.op = shadow ? FetchOp::SAMPLE_C_L : FetchOp::SAMPLE_L; break;
+   case Opcode::TEX_LZ: t.op = shadow ? FetchOp::SAMPLE_C_LZ : FetchOp::SAMPLE_LZ; break;
+   case Opcode::TXD: t.op = shadow ? FetchOp::SAMPLE_C_G : FetchOp::SAMPLE_G; break;
+   case Opcode::TXF:
+   case Opcode::TXF_LZ:
+      t.op = FetchOp::LD;
+      if (in.opcode == Opcode::TXF_LZ)
+         t.src_sel[3] = kSel0;
+      break;
+   case Opcode::TXQ: t.op = FetchOp::GET_TEXTURE_RESINFO; break;
+   case Opcode::DDX: t.op = FetchOp::GET_GRADIENTS_H; break;
+   case Opcode::DDY: t.op = FetchOp::GET_GRADIENTS_V; break;
+   case Opcode::DDX_FINE:
+   case Opcode::DDY_FINE:
+      if (!is_eg_or_later(chip)) {
+         error(in.loc, "r600 backend: fine derivatives need Evergreen");
+         return;
+      }
+      t.op = in.opcode == Opcode::DDX_FINE ? FetchOp::GET_GRADIENTS_H_FINE
+                                           : FetchOp::GET_GRADIENTS_V_FINE;
+      break;
+   default:
+      error(in.loc, "r600 backend: unsupported texture opcode " + std::string(in.info().name));
+      return;
+   }
+   if (t.op == FetchOp::LD || t.op == FetchOp::GET_TEXTURE_RESINFO)
+      t.coord_type = {false, false, false, false};
+   b.add_fetch(t, coord, res);
+   const bool int_result = in.opcode == Opcode::TXQ;
+   for (unsigned c = 0; c < 4; c++)
+      if (chan_on(in, c))
+         b.add(AluOp::MOV, dst_gpr, c, {gpr(res, c)}, sat(in) && !int_result);
+   b.flush();
+}
+
+void Translator::translate(const Instruction &in)
+{
+   const Opcode op = in.opcode;
+   switch (op) {
+   case Opcode::NOP:
+   case Opcode::END: return;
+   case Opcode::IF:
+   case Opcode::UIF:
+      prep = {};
+      prepare(in, false);
+      emit_if(in, op == Opcode::UIF);
+      return;
+   case Opcode::ELSE: emit_else(in); return;
+   case Opcode::ENDIF: emit_endif(in); return;
+   case Opcode::BGNLOOP: emit_bgnloop(); return;
+   case Opcode::ENDLOOP: emit_endloop(in); return;
+   case Opcode::BRK: emit_brk_cont(in, true); return;
+   case Opcode::CONT: emit_brk_cont(in, false); return;
+   case Opcode::RET: emit_brk_cont(in, true); return;
+   case Opcode::KILL:
+      info.uses_kill = true;
+      b.add(AluOp::KILLGT, scratch_base, 0, {inl(kSrc_1), inl(kSrc_0)}, false, false);
+      b.flush();
+      return;
+   case Opcode::KILL_IF:
+      info.uses_kill = true;
+      prep = {};
+      prepare(in, false);
+      for (unsigned c = 0; c < 4; c++)
+         b.add(AluOp::KILLGT, scratch_base, c, {inl(kSrc_0), src(in, 0, c)}, false, false);
+      b.flush();
+      return;
+   default: break;
+   }
+   if (in.dst.empty() || in.dst[0].file == File::Null)
+      return;
+   if (in.dst[0].file != File::Temporary && in.dst[0].file != File::Output &&
+       in.dst[0].file != File::Address) {
+      error(in.loc, "r600 backend: unsupported destination register file");
+      return;
+   }
+   prep = {};
+   prepare(in, is_op3_lowering(op));
+   begin_dst(in);
+   if (in.info().flags & OPF_TEX || op == Opcode::DDX || op == Opcode::DDY ||
+       op == Opcode::DDX_FINE || op == Opcode::DDY_FINE)
+      translate_tex(in);
+   else if (!translate_alu(in))
+      error(in.loc, "r600 backend: opcode " + std::string(in.info().name) + " is not supported");
+   if (failed)
+      return;
+   end_dst(in);
+}
+
+} // namespace sbcc::r600::tgsi_backend
