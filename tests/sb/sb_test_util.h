@@ -1,0 +1,69 @@
+/*
+ * Helpers for the sb tests: run the passes on a hand-built program and
+ * compare emulator results of the source and the optimized program.
+ */
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "r600/r600_emu.h"
+#include "r600/sb/sb.h"
+#include "r600/sb/sb_passes.h"
+#include "r600_emu/r600_emu_build.h"
+
+namespace sbcc::r600::sb::test {
+
+using namespace sbcc::r600::test;
+
+inline Program program(ChipClass chip, std::vector<CfInstr> cf)
+{
+   Program p;
+   p.chip = chip;
+   p.cf = std::move(cf);
+   return p;
+}
+
+/* Parse + schedule + check + build; the built program or nullopt. */
+inline std::optional<Program> run_passes(const Program &p, std::string *dump = nullptr)
+{
+   Diagnostics d;
+   Shader sh;
+   if (!bc_parser(p, sh, d) || !post_scheduler(sh, d) || !sched_checker(sh, d)) {
+      ADD_FAILURE() << d.str();
+      return std::nullopt;
+   }
+   if (dump)
+      *dump = dump_shader(sh);
+   Program out;
+   if (!bc_builder(sh, out, d)) {
+      ADD_FAILURE() << d.str();
+      return std::nullopt;
+   }
+   return out;
+}
+
+inline std::vector<Vec4> outputs_of(const Program &p, const ShaderInfo &info,
+                                    const std::vector<Vec4> &inputs)
+{
+   Diagnostics d;
+   EXPECT_TRUE(validate_program(p, info, d)) << d.str();
+   Batch b = batch_of(inputs);
+   RunLimits lim;
+   lim.max_loop_iterations = 100;
+   RunResult r = emulate(p, info, {}, b, lim);
+   EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+   std::vector<Vec4> out;
+   for (const Lane &l : b.lanes)
+      out.push_back(l.outputs[0]);
+   return out;
+}
+
+inline unsigned num_groups(const Program &p)
+{
+   unsigned n = 0;
+   for (const CfInstr &cf : p.cf)
+      n += unsigned(cf.groups.size());
+   return n;
+}
+
+} // namespace sbcc::r600::sb::test

@@ -1,0 +1,250 @@
+/*
+ * sb passes on fixed inputs: the parser's value form (exact sbdump text),
+ * the post-scheduler's packing under slot, dependence, literal and
+ * read-port rules (exact group counts and layouts), the checker rejecting
+ * broken schedules, and the emulator agreeing between source and result.
+ */
+#include "sb/sb_test_util.h"
+
+namespace {
+
+using namespace sbcc;
+using namespace sbcc::r600;
+using namespace sbcc::r600::sb;
+using namespace sbcc::r600::sb::test;
+
+constexpr ChipClass kEg = ChipClass::Evergreen;
+
+TEST(SbParser, PvBecomesTheProducersRegisterAndLiteralsTheirBits)
+{
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(3, 0),
+                                                    src_gpr(1, 0), lit(0))},
+                                                {0x40000000u}),
+                                          group({alu(AluOp::MUL_IEEE, kSlotY, dst(2, 1), pv(0),
+                                                     src_inline(kSrc_0_5))})}),
+                             export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d)) << d.str();
+   EXPECT_EQ(dump_shader(sh), "cf 0 ALU\n"
+                              "  group 0\n"
+                              "    0: R3.x = ADD R1.x, 0x40000000\n"
+                              "  group 1\n"
+                              "    1: R2.y = MUL_IEEE R3.x, I252\n"
+                              "cf 1 EXPORT_DONE\n");
+}
+
+TEST(SbParser, ValueOnlyInPvKeepsBothGroupsVerbatim)
+{
+   /* The ADD writes no register: its consumer must stay right behind it. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(3, 0, false),
+                                                    src_gpr(1, 0), one())}),
+                                          group({alu(AluOp::MOV, kSlotX, dst(2, 0), pv(0))})}),
+                             export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d)) << d.str();
+   EXPECT_EQ(dump_shader(sh), "cf 0 ALU\n"
+                              "  group 0 fixed\n"
+                              "    0: __.x = ADD R1.x, I249\n"
+                              "  group 1 fixed\n"
+                              "    1: R2.x = MOV @0\n"
+                              "cf 1 EXPORT_DONE\n");
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(out->cf[0].groups, p.cf[0].groups);
+}
+
+TEST(SbParser, LiteralIndexBeyondTheGroupIsAnError)
+{
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), lit(1))},
+                                                {1u})}),
+                             export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   EXPECT_FALSE(bc_parser(p, sh, d));
+   EXPECT_EQ(d.str(), "error: CF 0 group 0: LITERAL.1 beyond the group's literals\n");
+}
+
+TEST(SbScheduler, IndependentGroupsPackIntoOne)
+{
+   /* Four single-instruction groups on four channels plus one trans-able
+    * op: one group on Evergreen (x y z w t). */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 3))}),
+                                          group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 2))}),
+                                          group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 1))}),
+                                          group({alu(AluOp::MOV, kSlotW, dst(2, 3), src_gpr(1, 0))}),
+                                          group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 0),
+                                                     one())})}),
+                             export_done(2)});
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   ASSERT_EQ(num_groups(*out), 1u);
+   const AluGroup &g = out->cf[0].groups[0];
+   ASSERT_EQ(g.instrs.size(), 5u);
+   EXPECT_EQ(g.instrs[4].slot, kSlotT);
+   EXPECT_EQ(g.instrs[4].op, AluOp::ADD);
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4), vec4f(-1, 0.5f, 8, 9)};
+   const ShaderInfo info = vs_info(kEg);
+   EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
+   EXPECT_EQ(outputs_of(*out, info, in)[0], vec4f(4, 3, 2, 1));
+}
+
+TEST(SbScheduler, CaymanHasNoTransSlot)
+{
+   Program p = program(ChipClass::Cayman,
+                       {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}),
+                                    group({alu(AluOp::MOV, kSlotX, dst(3, 0), src_gpr(1, 1))})}),
+                        export_done(2)});
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(num_groups(*out), 2u);
+}
+
+TEST(SbScheduler, DependencesKeepGroupsApartAndPvComesBack)
+{
+   /* RAW chain R3.x -> R2.x: two groups, the second reading PV.x again. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 0),
+                                                    one())}),
+                                          group({alu(AluOp::MUL_IEEE, kSlotX, dst(2, 0),
+                                                     src_gpr(3, 0), src_gpr(3, 0))})}),
+                             export_done(2)});
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   ASSERT_EQ(num_groups(*out), 2u);
+   EXPECT_EQ(out->cf[0].groups[1].instrs[0].src[0].sel, kSrc_PV);
+   EXPECT_EQ(out->cf[0].groups[1].instrs[0].src[1].sel, kSrc_PV);
+}
+
+TEST(SbScheduler, WriteMayJoinTheGroupOfAnEarlierReader)
+{
+   /* Group 1 reads R1.x, group 2 overwrites it: anti dependence only, so
+    * both fit in one group (the group reads before it writes). */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 0))}),
+                                          group({alu(AluOp::ADD, kSlotX, dst(1, 0), src_gpr(1, 1),
+                                                     one())}),
+                                          group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))})}),
+                             export_done(2)});
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(num_groups(*out), 2u);
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   const ShaderInfo info = vs_info(kEg);
+   EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
+   EXPECT_EQ(outputs_of(*out, info, in)[0][0], vec4f(3, 0, 0, 0)[0]);
+}
+
+TEST(SbScheduler, RegisterSwapInOneGroupStaysTogether)
+{
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(1, 0), src_gpr(1, 1)),
+                                                alu(AluOp::MOV, kSlotY, dst(1, 1), src_gpr(1, 0))}),
+                                          group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
+                                                 alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1))})}),
+                             export_done(2)});
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(num_groups(*out), 2u);
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(2, 1, 0, 0));
+}
+
+TEST(SbScheduler, AtMostFourDistinctLiteralsPerGroup)
+{
+   std::vector<AluGroup> groups;
+   for (unsigned c = 0; c < 4; c++)
+      groups.push_back(group({alu(AluOp::MOV, c, dst(2, c), lit(0))}, {0x3f800000u + c}));
+   groups.push_back(group({alu(AluOp::MOV, kSlotX, dst(3, 0), lit(0))}, {0x40800000u}));
+   /* Same bits as the first: shares its literal slot (and takes the
+    * trans slot, y being used). */
+   groups.push_back(group({alu(AluOp::MOV, kSlotY, dst(3, 1), lit(0))}, {0x3f800000u}));
+   Program p = program(kEg, {alu_clause(groups), export_done(2)});
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   ASSERT_EQ(num_groups(*out), 2u);
+   EXPECT_EQ(out->cf[0].groups[0].literals.size(), 4u);
+   ASSERT_EQ(out->cf[0].groups[0].instrs.size(), 5u);
+   EXPECT_EQ(out->cf[0].groups[0].instrs[4].slot, kSlotT);
+   EXPECT_EQ(out->cf[0].groups[0].instrs[4].src[0], src_literal(0));
+   ASSERT_EQ(out->cf[0].groups[1].instrs.size(), 1u);
+   EXPECT_EQ(out->cf[0].groups[1].literals, std::vector<uint32_t>{0x40800000u});
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+}
+
+TEST(SbScheduler, FixedGroupsAreBarriers)
+{
+   /* The predicate write cannot move; the MOVs on either side stay on
+    * their side of it. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}),
+                                          group({alu(AluOp::PRED_SETGT, kSlotX, dst(4, 0, false),
+                                                     src_gpr(1, 0), zero())}),
+                                          group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1))})}),
+                             export_done(2)});
+   std::string dump;
+   auto out = run_passes(p, &dump);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(num_groups(*out), 3u);
+   EXPECT_NE(dump.find("group 1 fixed\n    1: __.x = PRED_SETGT R1.x, I248"), std::string::npos)
+      << dump;
+}
+
+TEST(SbReadPorts, FourRegistersOnOneChannelDoNotFit)
+{
+   /* Per cycle one register per channel, three cycles: R1..R4 .x cannot
+    * all be read in one group. */
+   std::vector<AluInstr> g = {alu(AluOp::ADD, kSlotX, dst(5, 0), src_gpr(1, 0), src_gpr(2, 0)),
+                              alu(AluOp::ADD, kSlotY, dst(5, 1), src_gpr(3, 0), src_gpr(4, 0))};
+   EXPECT_FALSE(assign_bank_swizzles(kEg, g));
+   std::vector<AluInstr> h = {alu(AluOp::ADD, kSlotX, dst(5, 0), src_gpr(1, 0), src_gpr(2, 0)),
+                              alu(AluOp::ADD, kSlotY, dst(5, 1), src_gpr(3, 0), src_gpr(1, 0))};
+   ASSERT_TRUE(assign_bank_swizzles(kEg, h));
+   Program p = program(kEg, {alu_clause({group(h)}), export_done(5)});
+   Diagnostics d;
+   ShaderInfo info = vs_info(kEg);
+   EXPECT_TRUE(validate_program(p, info, d)) << d.str();
+}
+
+TEST(SbReadPorts, SchedulerSplitsWhatThePortsCannotServe)
+{
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(5, 0), src_gpr(1, 0),
+                                                    src_gpr(2, 0))}),
+                                          group({alu(AluOp::ADD, kSlotY, dst(5, 1), src_gpr(3, 0),
+                                                     src_gpr(4, 0))})}),
+                             export_done(5)});
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(num_groups(*out), 2u);
+}
+
+TEST(SbChecker, RejectsAReadMovedAboveItsProducer)
+{
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 0),
+                                                    one())}),
+                                          group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(3, 0))})}),
+                             export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d));
+   AluClause &cl = sh.cf[0].alu;
+   /* Put both nodes in one group by hand. */
+   cl.groups[0].nodes.push_back(1);
+   cl.groups[0].slots.push_back(kSlotY);
+   cl.groups.pop_back();
+   EXPECT_FALSE(sched_checker(sh, d));
+   EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 1 reads before its producer 0\n");
+}
+
+TEST(SbChecker, RejectsALostNode)
+{
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}),
+                                          group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1))})}),
+                             export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d));
+   sh.cf[0].alu.groups.pop_back();
+   EXPECT_FALSE(sched_checker(sh, d));
+   EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 1 lost\n");
+}
+
+} // namespace
