@@ -182,11 +182,18 @@ uint32_t random_int(Rng &rng)
    return uint32_t(int32_t(rng.below(65)) - 32);
 }
 
-uint32_t random_value(Rng &rng, ValType t)
+/* Integer uniforms are mostly counts, indices and flags: small and
+ * non-negative, so loops bounded by them terminate as in real use. */
+uint32_t random_uniform_int(Rng &rng) { return rng.below(16); }
+
+uint32_t random_value(Rng &rng, ValType t, bool uniform = false)
 {
    switch (t) {
-   case ValType::Int: return random_int(rng);
-   case ValType::Mixed: return rng.below(2) ? random_int(rng) : random_float(rng);
+   case ValType::Int: return uniform ? random_uniform_int(rng) : random_int(rng);
+   case ValType::Mixed:
+      if (rng.below(2))
+         return uniform ? random_uniform_int(rng) : random_int(rng);
+      return random_float(rng);
    default: return random_float(rng);
    }
 }
@@ -296,7 +303,7 @@ VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
          auto it = an.reads.find({tgsi::File::Constant, (int64_t(buf) << 32) | uint32_t(i)});
          ValType t = it == an.reads.end() ? ValType::Float : it->second;
          for (int c = 0; c < 4; c++)
-            cb[i][c] = random_value(rng, t);
+            cb[i][c] = random_value(rng, t, true);
       }
    }
 #ifdef SBCC_HAVE_TEXTURE

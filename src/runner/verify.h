@@ -3,7 +3,8 @@
  * seeded batch of random inputs, constants and textures through the
  * reference and through a target, and compares every written output channel.
  *
- * Inputs and constants read by integer-typed instructions get integers,
+ * Inputs and constants read by integer-typed instructions get integers
+ * (constants small and non-negative, [0, 15], like real counts and indices),
  * float-typed reads get floats in [-4, 4] mixed with 0, 1, -1, 0.5 and 2;
  * registers with mixed or unknown use get either.  Fragment shaders run in
  * whole 2x2 quads.  Each SVIEW (or SAMP used without one) gets a procedural
@@ -25,6 +26,7 @@
 #include <string>
 
 #include "common/exec.h"
+#include "runner/runner_config.h" /* SBCC_HAVE_*: which components are built */
 #include "tgsi/tgsi_ir.h"
 
 namespace sbcc::runner {
