@@ -88,6 +88,46 @@ struct SrcResult {
    tgsi::SrcOperand op;
 };
 
+/* Operand and instruction builders for the lowering. */
+/* The swizzle `sel` applied on top of an operand's swizzle `user`. */
+inline std::array<uint8_t, 4> compose(const std::array<uint8_t, 4> &user,
+                                      std::array<uint8_t, 4> sel)
+{
+   return {user[sel[0]], user[sel[1]], user[sel[2]], user[sel[3]]};
+}
+
+inline tgsi::SrcOperand src_reg(tgsi::File f, int32_t index,
+                                std::array<uint8_t, 4> swz = {0, 1, 2, 3})
+{
+   tgsi::SrcOperand s;
+   s.file = f;
+   s.index.value = index;
+   s.swizzle = swz;
+   return s;
+}
+
+inline tgsi::DstOperand dst_reg(tgsi::File f, int32_t index, uint8_t mask)
+{
+   tgsi::DstOperand d;
+   d.file = f;
+   d.index.value = index;
+   d.write_mask = mask;
+   return d;
+}
+
+inline tgsi::Instruction make(tgsi::Opcode op, tgsi::DstOperand d,
+                              std::vector<tgsi::SrcOperand> src, SourceLoc loc,
+                              bool sat = false)
+{
+   tgsi::Instruction inst;
+   inst.opcode = op;
+   inst.saturate = sat;
+   inst.dst.push_back(d);
+   inst.src = std::move(src);
+   inst.loc = loc;
+   return inst;
+}
+
 class Parser {
  public:
    Parser(std::string_view text, std::string_view file, Diagnostics &diags)
