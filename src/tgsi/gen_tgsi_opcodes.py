@@ -11,7 +11,8 @@ from tgsi_opcodes import OPCODES  # noqa: E402
 
 MODES = {"comp": "Component", "repl": "Replicate", "chan": "Channel", "none": "None"}
 TYPES = {"any": "Any", "f32": "F32", "i32": "I32", "u32": "U32"}
-FLAGS = {"branch": "OPF_BRANCH", "tex": "OPF_TEX", "kill": "OPF_KILL", "address": "OPF_ADDRESS"}
+FLAGS = {"branch": "OPF_BRANCH", "tex": "OPF_TEX", "kill": "OPF_KILL", "address": "OPF_ADDRESS",
+         "quad": "OPF_QUAD"}
 
 
 def main():

@@ -101,26 +101,6 @@ uint8_t texture_usage_mask(const Instruction &inst, unsigned src_index)
    }
 }
 
-/* Instructions that read other lanes of the quad: explicit derivatives and
- * texture sampling with an implicit LOD. */
-bool reads_neighbour_lanes(Opcode op)
-{
-   switch (op) {
-   case Opcode::DDX:
-   case Opcode::DDY:
-   case Opcode::DDX_FINE:
-   case Opcode::DDY_FINE:
-   case Opcode::TEX:
-   case Opcode::TXB:
-   case Opcode::TXP:
-   case Opcode::TEX2:
-   case Opcode::TXB2:
-      return true;
-   default:
-      return false;
-   }
-}
-
 class Estimator {
  public:
    Estimator(const Shader &shader, Diagnostics &diags) : shader_(shader), diags_(diags) {}
@@ -371,7 +351,7 @@ void Estimator::clear_written_bits(size_t from, int depth)
 bool Estimator::process(int i, const Instruction &inst)
 {
    const int read_slot = 2 * i, write_slot = 2 * i + 1;
-   reading_neighbours_ = reads_neighbour_lanes(inst.opcode);
+   reading_neighbours_ = reads_quad_neighbours(inst.opcode);
 
    /* Sources are read before the destination is written. */
    for (unsigned k = 0; k < inst.src.size(); k++) {

@@ -277,25 +277,6 @@ void move_channels(Instruction &inst, const Renumbering &r)
             sw = (*m)[sw & 3];
 }
 
-/* Mirrors tgsi_lifetimes.cpp: instructions that read other lanes' registers. */
-bool reads_neighbour_lanes(Opcode op)
-{
-   switch (op) {
-   case Opcode::DDX:
-   case Opcode::DDY:
-   case Opcode::DDX_FINE:
-   case Opcode::DDY_FINE:
-   case Opcode::TEX:
-   case Opcode::TXB:
-   case Opcode::TXP:
-   case Opcode::TEX2:
-   case Opcode::TXB2:
-      return true;
-   default:
-      return false;
-   }
-}
-
 /* Gives each independent value of a temporary its own index before
  * colouring.  A write at the top level of the program (no IF or loop
  * around it) that covers every channel the temporary ever uses is on every
@@ -318,7 +299,7 @@ int split_webs(Shader &shader, const TempLifetimes &lt)
       no_split[t] = lt.array_of[t] >= 0 || used[t] == 0;
    }
    for (const Instruction &inst : shader.instructions)
-      if (reads_neighbour_lanes(inst.opcode))
+      if (reads_quad_neighbours(inst.opcode))
          for (const SrcOperand &src : inst.src)
             if (src.file == File::Temporary && !src.index.indirect && src.index.value >= 0 &&
                 static_cast<size_t>(src.index.value) < n)

@@ -21,6 +21,7 @@ enum OpcodeFlags : uint8_t {
    OPF_TEX = 1u << 1,
    OPF_KILL = 1u << 2,
    OPF_ADDRESS = 1u << 3,
+   OPF_QUAD = 1u << 4, /* reads other lanes of its quad */
 };
 
 struct OpcodeInfo {
@@ -41,5 +42,9 @@ inline constexpr OpcodeInfo kOpcodeInfo[] = {
 inline constexpr unsigned kNumOpcodes = ${len(opcodes)};
 
 inline const OpcodeInfo &opcode_info(Opcode op) { return kOpcodeInfo[static_cast<unsigned>(op)]; }
+
+/* Derivatives and implicit-LOD sampling read registers of the other lanes of
+ * the 2x2 quad, including lanes that are inactive at that point. */
+inline bool reads_quad_neighbours(Opcode op) { return opcode_info(op).flags & OPF_QUAD; }
 
 } // namespace sbcc::tgsi

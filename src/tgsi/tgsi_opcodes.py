@@ -14,7 +14,9 @@
 #            'none'  no value result (control flow, KILL, ...)
 #   type     operand type of sources: f32, i32, u32 or 'any' (bit moves)
 #   flags    subset of: branch (control flow), tex (texture instruction),
-#            kill, address (writes an address register)
+#            kill, address (writes an address register),
+#            quad (reads other lanes of its 2x2 quad: derivatives and
+#            implicit-LOD sampling)
 
 OPCODES = [
     # name        dst src mode    type   flags
@@ -51,10 +53,10 @@ OPCODES = [
     ("ROUND",     1, 1, "comp", "f32", ""),
     ("SSG",       1, 1, "comp", "f32", ""),
     ("ABS",       1, 1, "comp", "f32", ""),
-    ("DDX",       1, 1, "comp", "f32", ""),
-    ("DDY",       1, 1, "comp", "f32", ""),
-    ("DDX_FINE",  1, 1, "comp", "f32", ""),
-    ("DDY_FINE",  1, 1, "comp", "f32", ""),
+    ("DDX",       1, 1, "comp", "f32", "quad"),
+    ("DDY",       1, 1, "comp", "f32", "quad"),
+    ("DDX_FINE",  1, 1, "comp", "f32", "quad"),
+    ("DDY_FINE",  1, 1, "comp", "f32", "quad"),
     ("LDEXP",     1, 2, "comp", "f32", ""),
     # float compares producing 1.0/0.0
     ("SLT",       1, 2, "comp", "f32", ""),
@@ -117,17 +119,17 @@ OPCODES = [
     ("IMSB",      1, 1, "comp", "i32", ""),
     ("UMSB",      1, 1, "comp", "u32", ""),
     # texture
-    ("TEX",       1, 2, "chan", "f32", "tex"),
-    ("TXP",       1, 2, "chan", "f32", "tex"),
-    ("TXB",       1, 2, "chan", "f32", "tex"),
+    ("TEX",       1, 2, "chan", "f32", "tex quad"),
+    ("TXP",       1, 2, "chan", "f32", "tex quad"),
+    ("TXB",       1, 2, "chan", "f32", "tex quad"),
     ("TXL",       1, 2, "chan", "f32", "tex"),
     ("TXD",       1, 4, "chan", "f32", "tex"),
     ("TXF",       1, 2, "chan", "i32", "tex"),
     ("TXQ",       1, 2, "chan", "i32", "tex"),
     ("TEX_LZ",    1, 2, "chan", "f32", "tex"),
     ("TXF_LZ",    1, 2, "chan", "i32", "tex"),
-    ("TEX2",      1, 3, "chan", "f32", "tex"),
-    ("TXB2",      1, 3, "chan", "f32", "tex"),
+    ("TEX2",      1, 3, "chan", "f32", "tex quad"),
+    ("TXB2",      1, 3, "chan", "f32", "tex quad"),
     ("TXL2",      1, 3, "chan", "f32", "tex"),
     # fragment kill
     ("KILL",      0, 0, "none", "f32", "kill"),
