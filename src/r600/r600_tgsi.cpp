@@ -93,6 +93,23 @@ bool Translator::layout()
       }
       info.inputs.push_back(io);
    }
+   /* Vertex and instance id arrive in R0.x and R0.w. */
+   for (const Declaration &d : sh.declarations) {
+      if (d.file != File::SystemValue)
+         continue;
+      if (frag || (d.semantic != Semantic::VertexId && d.semantic != Semantic::InstanceId)) {
+         error(d.loc, "r600 backend: system value " + std::string(semantic_name(d.semantic)) +
+                         " is not supported");
+         return false;
+      }
+      for (int i = d.first; i <= d.last; i++) {
+         ShaderIo io;
+         io.semantic = d.semantic;
+         io.tgsi_index = i;
+         io.gpr = 0;
+         info.inputs.push_back(io);
+      }
+   }
    in_base = next;
    temp_base = next + unsigned(std::max(num_in, 0));
    out_base = temp_base + unsigned(sh.file_size(File::Temporary));
@@ -212,7 +229,10 @@ Opnd Translator::read_raw(const Instruction &in, unsigned s, unsigned c)
          return inl(kSrc_0);
       return imm(sh.immediates[size_t(src.index.value)].value[sw]);
    }
-   case File::SystemValue:
+   case File::SystemValue: {
+      const Declaration *d = sh.find_declaration(File::SystemValue, src.index.value);
+      return gpr(0, d && d->semantic == Semantic::InstanceId ? 3 : 0);
+   }
    default: return inl(kSrc_0);
    }
 }

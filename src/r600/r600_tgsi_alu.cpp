@@ -148,7 +148,11 @@ bool is_op3_lowering(Opcode op)
    case Opcode::FMA:
    case Opcode::CMP:
    case Opcode::UCMP:
-   case Opcode::LRP: return true;
+   case Opcode::LRP:
+   case Opcode::SSG:
+   case Opcode::LIT:
+   case Opcode::SIN:
+   case Opcode::COS: return true;
    default: return false;
    }
 }
@@ -311,14 +315,20 @@ bool Translator::translate_alu(const Instruction &in)
       return true;
    }
    case Opcode::SSG: {
-      unsigned t = scratch();
+      /* (x > 0) - (0 > x): 0 for zero and NaN, as the reference. */
+      unsigned t = scratch(), u = scratch();
       for (unsigned c = 0; c < 4; c++)
-         if (chan_on(in, c))
-            b.add(AluOp::CNDGT, t, c, {src(in, 0, c), inl(kSrc_1), src(in, 0, c)});
+         if (chan_on(in, c)) {
+            b.add(AluOp::SETGT, t, c, {src(in, 0, c), inl(kSrc_0)});
+         }
       b.flush();
       for (unsigned c = 0; c < 4; c++)
          if (chan_on(in, c))
-            b.add(AluOp::CNDGT, dst_gpr, c, {neg(gpr(t, c)), immf(-1.0f), gpr(t, c)}, sat(in));
+            b.add(AluOp::SETGT, u, c, {inl(kSrc_0), src(in, 0, c)});
+      b.flush();
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(AluOp::ADD, dst_gpr, c, {gpr(t, c), neg(gpr(u, c))}, sat(in));
       b.flush();
       return true;
    }
@@ -370,6 +380,61 @@ bool Translator::translate_alu(const Instruction &in)
       b.flush();
       return true;
    }
+   case Opcode::UBFE:
+   case Opcode::IBFE:
+   case Opcode::BREV:
+   case Opcode::POPC:
+   case Opcode::LSB:
+   case Opcode::BFI:
+   case Opcode::UMSB:
+   case Opcode::IMSB:
+      if (!is_eg_or_later(chip)) {
+         error(in.loc, "r600 backend: " + std::string(in.info().name) + " needs Evergreen");
+         return true;
+      }
+      switch (in.opcode) {
+      case Opcode::UBFE: emit_component(in, AluOp::BFE_UINT, {0, 1, 2}); break;
+      case Opcode::IBFE: emit_component(in, AluOp::BFE_INT, {0, 1, 2}); break;
+      case Opcode::BREV: emit_component(in, AluOp::BFREV_INT, {0, 1, 2}); break;
+      case Opcode::POPC: emit_component(in, AluOp::BCNT_INT, {0, 1, 2}); break;
+      case Opcode::LSB: emit_component(in, AluOp::FFBL_INT, {0, 1, 2}); break;
+      case Opcode::BFI: {
+         /* mask = BFM(bits, off); BFI(mask, insert << off, base). */
+         unsigned m = scratch(), t = scratch();
+         for (unsigned c = 0; c < 4; c++)
+            if (chan_on(in, c))
+               b.add(AluOp::BFM_INT, m, c, {src(in, 3, c), src(in, 2, c)});
+         b.flush();
+         for (unsigned c = 0; c < 4; c++)
+            if (chan_on(in, c))
+               b.add(AluOp::LSHL_INT, t, c, {src(in, 1, c), src(in, 2, c)});
+         b.flush();
+         for (unsigned c = 0; c < 4; c++)
+            if (chan_on(in, c))
+               b.add(AluOp::BFI_INT, dst_gpr, c, {gpr(m, c), gpr(t, c), src(in, 0, c)});
+         b.flush();
+         break;
+      }
+      default: {
+         /* Leading zeros (or sign bits) -> bit index; -1 stays -1. */
+         unsigned t = scratch(), u = scratch();
+         AluOp op = in.opcode == Opcode::UMSB ? AluOp::FFBH_UINT : AluOp::FFBH_INT;
+         for (unsigned c = 0; c < 4; c++)
+            if (chan_on(in, c))
+               b.add(op, t, c, {src(in, 0, c)});
+         b.flush();
+         for (unsigned c = 0; c < 4; c++)
+            if (chan_on(in, c))
+               b.add(AluOp::SUB_INT, u, c, {imm(31), gpr(t, c)});
+         b.flush();
+         for (unsigned c = 0; c < 4; c++)
+            if (chan_on(in, c))
+               b.add(AluOp::CNDGE_INT, dst_gpr, c, {gpr(t, c), gpr(u, c), inl(kSrc_M_1_INT)});
+         b.flush();
+         break;
+      }
+      }
+      return true;
    case Opcode::ARL:
    case Opcode::UARL: {
       unsigned t = scratch();

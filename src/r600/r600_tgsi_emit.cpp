@@ -289,6 +289,8 @@ bool Builder::place_group(const std::vector<PInstr> &g, AluGroup &out, CfInstr *
    std::vector<uint32_t> lits;
    std::set<std::pair<uint32_t, uint32_t>> lines;
    collect(g, lits, lines);
+   if (lits.size() > 4)
+      return false;
    /* Map each needed 16-constant line onto lock 0/1 of the clause. */
    std::array<KCacheLock, 4> locks = cf->kcache;
    std::vector<std::pair<std::pair<uint32_t, uint32_t>, unsigned>> line_set;
@@ -396,7 +398,7 @@ void Builder::emit_group(std::vector<PInstr> g)
       for (unsigned k = 0; k < 2; k++)
          for (unsigned c = 0; c < 4; c++) {
             Opnd &o = g[c].src[k];
-            if (o.kind != Opnd::Gpr && o.kind != Opnd::Const)
+            if (o.kind == Opnd::Inline)
                continue;
             if (o.kind == Opnd::Gpr && o.sel == fallback_gpr + 1 + k)
                continue;
