@@ -142,10 +142,11 @@ bool assign_bank_swizzles(ChipClass chip, std::vector<AluInstr> &group)
    return SwizzleSearch(chip, group).run();
 }
 
-std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
-                                          const std::vector<uint32_t> &nodes,
-                                          const std::vector<uint8_t> &slots,
-                                          const AluGroup *prev)
+namespace {
+
+std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
+                                    const std::vector<uint32_t> &nodes,
+                                    const std::vector<uint8_t> &slots, const AluGroup *prev)
 {
    std::vector<std::pair<uint8_t, uint32_t>> order;
    for (size_t i = 0; i < nodes.size(); i++)
@@ -202,6 +203,23 @@ std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
    if (!assign_bank_swizzles(chip, g.instrs))
       return std::nullopt;
    return g;
+}
+
+} // namespace
+
+std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
+                                          const std::vector<uint32_t> &nodes,
+                                          const std::vector<uint8_t> &slots,
+                                          const AluGroup *prev)
+{
+   /* PV/PS usually frees read ports, but in the trans slot it competes with
+    * constants for the early cycles: without forwarding the group may fit
+    * where it did not with it. */
+   if (auto g = materialize(chip, cl, nodes, slots, prev))
+      return g;
+   if (prev)
+      return materialize(chip, cl, nodes, slots, nullptr);
+   return std::nullopt;
 }
 
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl)

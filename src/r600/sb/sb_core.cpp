@@ -95,6 +95,10 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
    bool ok = timed("bc_parser", [&] { return bc_parser(prog, sh, pd); });
    if (ok && opts.sb_dump)
       st.log += tag + " after bc_parser\n" + dump_shader(sh);
+   ok = ok && timed("copy_propagation", [&] { return copy_propagation(sh, pd); });
+   ok = ok && timed("dce_cleanup", [&] { return dce_cleanup(sh, pd); });
+   if (ok && opts.sb_dump)
+      st.log += tag + " after dce_cleanup\n" + dump_shader(sh);
    ok = ok && timed("post_scheduler", [&] { return post_scheduler(sh, pd); });
    if (ok && opts.sb_dump)
       st.log += tag + " after post_scheduler\n" + dump_shader(sh);

@@ -66,6 +66,7 @@ struct AluNode {
    std::array<Operand, 3> src{};
    uint32_t id = 0;   /* position in the clause, in program order */
    uint32_t group = 0;/* index of the group it was decoded from */
+   bool dead = false; /* removed by dce_cleanup; in no group */
    bool writes_gpr() const { return bc.dst.write || alu_is_op3(bc.op); }
 };
 

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <bitset>
 #include <optional>
 #include <vector>
 
@@ -16,6 +17,22 @@ namespace sbcc::r600::sb {
 /* Program -> IR: ALU clauses into value-operand nodes, PV/PS resolved to
  * their producers, groups that must stay as they are marked fixed. */
 bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags);
+
+/* Within each ALU clause: a read of a register last written by a plain
+ * MOV (no modifiers) from a GPR channel or constant reads that source
+ * directly, as long as neither side has been written since. */
+bool copy_propagation(Shader &sh, Diagnostics &diags);
+
+/* Register liveness over the CF graph (GPR channels; branches and loops as
+ * over-approximated edges).  live_out[i] = channels live after CF i.
+ * Returns false when the CF uses something the graph does not model
+ * (subroutines, jump tables); callers then assume everything is live. */
+using LiveSet = std::bitset<128 * 4>;
+bool liveness(const Shader &sh, std::vector<LiveSet> &live_out);
+
+/* Removes ALU nodes in non-fixed groups whose result nobody reads, using
+ * liveness; empty groups disappear (a clause keeps at least one node). */
+bool dce_cleanup(Shader &sh, Diagnostics &diags);
 
 /* Within each ALU clause, repacks the nodes of every run of non-fixed
  * groups into as few VLIW groups as the slot, read-port, literal and

@@ -135,12 +135,16 @@ bool schedule_run(ChipClass chip, AluClause &cl, const std::vector<uint32_t> &id
          bool try_used[5];
          std::copy(used, used + 5, try_used);
          const size_t old_size = g.nodes.size();
+         /* The vector slot of the node's channel, else trans: the
+          * hardware tells slots apart by order, so an instruction can only
+          * sit in trans when its channel's vector slot is taken. */
+         std::optional<AluGroup> m;
          bool fits = true;
-         for (uint32_t m : mem) {
-            const AluNode &n = cl.nodes[ids[m]];
+         for (uint32_t x : mem) {
+            const AluNode &n = cl.nodes[ids[x]];
             const unsigned slots = alu_slots(chip, n.bc.op);
-            int slot = -1;
             const unsigned chan = n.bc.dst.chan & 3;
+            int slot = -1;
             if ((slots & kSlotV) && !alu_is_trans_only(chip, n.bc.op) && !try_used[chan])
                slot = int(chan);
             else if ((slots & kSlotS) && chip != ChipClass::Cayman && !try_used[kSlotT])
@@ -150,10 +154,9 @@ bool schedule_run(ChipClass chip, AluClause &cl, const std::vector<uint32_t> &id
                break;
             }
             try_used[slot] = true;
-            g.nodes.push_back(ids[m]);
+            g.nodes.push_back(ids[x]);
             g.slots.push_back(uint8_t(slot));
          }
-         std::optional<AluGroup> m;
          if (fits)
             m = materialize_group(chip, cl, g.nodes, g.slots, prev);
          if (!m) {

@@ -45,14 +45,25 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, Diagnostics &d
          if (!ok_slot)
             return fail("node " + std::to_string(id) + " in a slot it cannot use");
       }
+      /* Slots are decoded by order: trans holds a vector-capable
+       * instruction only when its channel's vector slot is taken. */
+      for (size_t k = 0; k < g.nodes.size() && !g.fixed; k++) {
+         const AluNode &node = cl.nodes[g.nodes[k]];
+         if (g.slots[k] == kSlotT && !alu_is_trans_only(chip, node.bc.op) &&
+             (alu_slots(chip, node.bc.op) & kSlotV) && !used[node.bc.dst.chan & 3u])
+            return fail("node " + std::to_string(g.nodes[k]) +
+                        " in trans with its vector slot free");
+      }
    }
    for (size_t id = 0; id < n; id++)
-      if (pos[id] < 0)
+      if (pos[id] < 0 && !cl.nodes[id].dead)
          return fail("node " + std::to_string(id) + " lost");
 
    /* Fixed groups are barriers: nodes keep their side of each one. */
    int last_fixed_src = -1, last_fixed_pos = -1;
    for (size_t id = 0; id < n; id++) {
+      if (cl.nodes[id].dead)
+         continue;
       const int src_group = int(cl.nodes[id].group);
       if (src_group < last_fixed_src && pos[id] > last_fixed_pos)
          return fail("node " + std::to_string(id) + " moved across a fixed group");
@@ -73,6 +84,8 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, Diagnostics &d
          e++;
       for (size_t i = b; i < e; i++) {
          const AluNode &node = cl.nodes[i];
+         if (node.dead)
+            continue;
          for (unsigned s = 0; s < alu_op_info(node.bc.op).num_src; s++) {
             const Value &v = node.src[s].value;
             if (v.kind != ValueKind::Gpr)
@@ -87,7 +100,7 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, Diagnostics &d
       }
       for (size_t i = b; i < e; i++) {
          const AluNode &node = cl.nodes[i];
-         if (!node.writes_gpr())
+         if (node.dead || !node.writes_gpr())
             continue;
          const unsigned k = node.bc.dst.gpr * 4u + (node.bc.dst.chan & 3u);
          auto w = last_writer.find(k);

@@ -1,0 +1,123 @@
+/*
+ * copy_propagation: reads through plain MOVs inside an ALU clause.
+ *
+ * Mesa's plain backend moves values between temporaries a lot.  After
+ * `R2.x = MOV R12.x`, later reads of R2.x in the clause can read R12.x (or
+ * the constant the MOV loaded) as long as neither register has been written
+ * since; dce_cleanup then drops MOVs nobody reads any more.  Groups are
+ * stepped as wholes (reads before writes), and only non-fixed nodes are
+ * rewritten, since fixed groups are emitted as decoded.
+ */
+#include <unordered_map>
+
+#include "r600/sb/sb_passes.h"
+
+namespace sbcc::r600::sb {
+
+namespace {
+
+bool is_plain_copy(const AluNode &n)
+{
+   if (n.bc.op != AluOp::MOV || !n.bc.dst.write || n.bc.dst.rel || n.bc.dst.clamp ||
+       n.bc.dst.omod || n.bc.pred_sel)
+      return false;
+   const Operand &o = n.src[0];
+   if (o.neg || o.abs || o.rel)
+      return false;
+   switch (o.value.kind) {
+   case ValueKind::Gpr:
+   case ValueKind::KCache:
+   case ValueKind::ConstFile:
+   case ValueKind::Inline:
+   case ValueKind::Literal: return true;
+   default: return false;
+   }
+}
+
+unsigned key(unsigned sel, unsigned chan) { return sel * 4 + (chan & 3); }
+
+/* Nodes that share a source group may have to move together (see the
+ * post-scheduler's units), so the whole group must still fit. */
+bool group_fits(ChipClass chip, const AluClause &cl, const GroupNode &g)
+{
+   return materialize_group(chip, cl, g.nodes, g.slots, nullptr).has_value();
+}
+
+void propagate_clause(ChipClass chip, AluClause &cl)
+{
+   /* destination register -> the value it holds a copy of */
+   std::unordered_map<unsigned, Value> copies;
+   for (GroupNode &g : cl.groups) {
+      if (!g.fixed) {
+         for (uint32_t id : g.nodes) {
+            AluNode &n = cl.nodes[id];
+            const std::array<Operand, 3> before = n.src;
+            bool changed = false;
+            for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
+               Operand &o = n.src[s];
+               if (o.value.kind != ValueKind::Gpr || o.rel)
+                  continue;
+               auto it = copies.find(key(o.value.sel, o.value.chan));
+               if (it != copies.end()) {
+                  o.value = it->second;
+                  changed = true;
+               }
+            }
+            /* Constants and literals have their own limits: the source group
+             * must still fit, or the node keeps reading the copy. */
+            if (changed && !group_fits(chip, cl, g))
+               n.src = before;
+         }
+      }
+      /* Writes of this group end copies into or out of what they write;
+       * a relative write may hit anything. */
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         if (!n.writes_gpr() && !(alu_op_info(n.bc.op).flags & AF_MOVA))
+            continue;
+         if (n.bc.dst.rel || (alu_op_info(n.bc.op).flags & AF_MOVA)) {
+            copies.clear();
+            continue;
+         }
+         const unsigned k = key(n.bc.dst.gpr, n.bc.dst.chan);
+         copies.erase(k);
+         for (auto it = copies.begin(); it != copies.end();)
+            if (it->second.kind == ValueKind::Gpr && key(it->second.sel, it->second.chan) == k)
+               it = copies.erase(it);
+            else
+               ++it;
+      }
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         if (!is_plain_copy(n))
+            continue;
+         const Value &v = n.src[0].value;
+         bool src_written = false;
+         if (v.kind == ValueKind::Gpr)
+            for (uint32_t other : g.nodes) {
+               const AluNode &w = cl.nodes[other];
+               if (w.writes_gpr() && w.bc.dst.gpr == v.sel && w.bc.dst.chan == v.chan)
+                  src_written = true;
+            }
+         /* A copy of a register onto itself or of a just-overwritten
+          * source says nothing about later values. */
+         if (src_written || (v.kind == ValueKind::Gpr && v.sel == n.bc.dst.gpr &&
+                             v.chan == n.bc.dst.chan))
+            continue;
+         copies[key(n.bc.dst.gpr, n.bc.dst.chan)] = v;
+      }
+   }
+}
+
+} // namespace
+
+bool copy_propagation(Shader &sh, Diagnostics &diags)
+{
+   (void)diags;
+   for (CfNode &c : sh.cf)
+      if (c.is_alu)
+         propagate_clause(sh.chip, c.alu);
+   return true;
+}
+
+} // namespace sbcc::r600::sb

@@ -1,0 +1,102 @@
+/*
+ * dce_cleanup: removes ALU nodes whose results are never read.
+ *
+ * Only nodes of non-fixed groups go (the parser already kept everything
+ * with a side effect beyond its destination register in fixed groups).
+ * Within a group the hardware reads before it writes, so liveness steps
+ * over a group as a whole: the writes of the surviving nodes kill, then
+ * their reads revive.  A clause keeps at least one node: an empty ALU
+ * clause is not encodable, and ALU_PUSH_BEFORE/POP_AFTER still do their
+ * stack work.
+ */
+#include "r600/sb/sb_passes.h"
+
+namespace sbcc::r600::sb {
+
+namespace {
+
+bool live_reg(const LiveSet &s, unsigned gpr, unsigned chan)
+{
+   return gpr < 128 && s.test(gpr * 4 + (chan & 3));
+}
+
+void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
+{
+   for (unsigned r = 123; r < 128; r++)
+      for (unsigned c = 0; c < 4; c++)
+         live.reset(r * 4 + c);
+   size_t remaining = 0;
+   for (const GroupNode &g : cl.groups)
+      remaining += g.nodes.size();
+   for (size_t gi = cl.groups.size(); gi-- > 0;) {
+      GroupNode &g = cl.groups[gi];
+      if (!g.fixed) {
+         std::vector<uint32_t> nodes;
+         std::vector<uint8_t> slots;
+         for (size_t k = 0; k < g.nodes.size(); k++) {
+            AluNode &n = cl.nodes[g.nodes[k]];
+            const bool used = n.writes_gpr() && live_reg(live, n.bc.dst.gpr, n.bc.dst.chan);
+            if (!used && remaining > 1) {
+               n.dead = true;
+               remaining--;
+               continue;
+            }
+            nodes.push_back(g.nodes[k]);
+            slots.push_back(g.slots[k]);
+         }
+         /* A trans instruction whose channel's vector slot emptied must
+          * move there: slots are told apart by order in the encoding. */
+         for (size_t k = 0; k < nodes.size(); k++) {
+            const AluNode &n = cl.nodes[nodes[k]];
+            const unsigned chan = n.bc.dst.chan & 3;
+            if (slots[k] != kSlotT || alu_is_trans_only(chip, n.bc.op) ||
+                !(alu_slots(chip, n.bc.op) & kSlotV))
+               continue;
+            bool taken = false;
+            for (uint8_t s : slots)
+               taken |= s == chan;
+            if (!taken)
+               slots[k] = uint8_t(chan);
+         }
+         g.nodes = std::move(nodes);
+         g.slots = std::move(slots);
+      }
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
+             !(alu_op_info(n.bc.op).flags & AF_MOVA) && n.bc.dst.gpr < 128)
+            live.reset(n.bc.dst.gpr * 4 + (n.bc.dst.chan & 3));
+      }
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
+            const Operand &o = n.src[s];
+            if (o.rel)
+               live.set();
+            else if (o.value.kind == ValueKind::Gpr && o.value.sel < 128)
+               live.set(o.value.sel * 4u + (o.value.chan & 3u));
+         }
+      }
+   }
+   std::vector<GroupNode> kept;
+   for (GroupNode &g : cl.groups)
+      if (!g.nodes.empty())
+         kept.push_back(std::move(g));
+   cl.groups = std::move(kept);
+}
+
+} // namespace
+
+bool dce_cleanup(Shader &sh, Diagnostics &diags)
+{
+   (void)diags;
+   std::vector<LiveSet> live_out;
+   if (!liveness(sh, live_out))
+      return true; /* unmodelled CF: keep everything */
+   for (size_t i = 0; i < sh.cf.size(); i++)
+      if (sh.cf[i].is_alu)
+         clean_clause(sh.chip, sh.cf[i].alu, live_out[i]);
+   return true;
+}
+
+} // namespace sbcc::r600::sb

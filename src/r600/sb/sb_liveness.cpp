@@ -1,0 +1,174 @@
+/*
+ * liveness: which GPR channels may still be read after each CF instruction.
+ *
+ * The CF graph is over-approximated on purpose (extra edges only make more
+ * registers live, which is safe): every instruction falls through to the
+ * next unless it ends the program, every instruction with a target may also
+ * continue at the target and the one after it, and loops add edges from
+ * LOOP_END back into the body and from BREAK/CONTINUE to both sides of their
+ * LOOP_END.  Per lane, the hardware's masked execution follows one path of
+ * this graph, so ordinary backward liveness holds.  Predicated and relative
+ * writes never kill; a relative read makes everything live.
+ */
+#include "r600/sb/sb_passes.h"
+
+namespace sbcc::r600::sb {
+
+namespace {
+
+constexpr unsigned kClauseTempFirst = 123;
+
+void set_reg(LiveSet &s, unsigned gpr, unsigned chan, bool v)
+{
+   if (gpr < 128)
+      s.set(gpr * 4 + (chan & 3), v);
+}
+
+void read_all_chans(LiveSet &s, unsigned gpr)
+{
+   for (unsigned c = 0; c < 4; c++)
+      set_reg(s, gpr, c, true);
+}
+
+/* live := live before the ALU clause, given live after it. */
+void alu_transfer(const CfNode &c, LiveSet &live)
+{
+   for (unsigned r = kClauseTempFirst; r < 128; r++)
+      for (unsigned ch = 0; ch < 4; ch++)
+         set_reg(live, r, ch, false);
+   const AluClause &cl = c.alu;
+   for (size_t gi = cl.groups.size(); gi-- > 0;) {
+      const GroupNode &g = cl.groups[gi];
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
+             !(alu_op_info(n.bc.op).flags & AF_MOVA))
+            set_reg(live, n.bc.dst.gpr, n.bc.dst.chan, false);
+      }
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
+            const Operand &o = n.src[s];
+            if (o.rel)
+               live.set();
+            else if (o.value.kind == ValueKind::Gpr)
+               set_reg(live, o.value.sel, o.value.chan, true);
+         }
+      }
+   }
+}
+
+void fetch_transfer(const CfInstr &cf, LiveSet &live)
+{
+   for (size_t i = cf.fetches.size(); i-- > 0;) {
+      unsigned src = 0, dst = 0;
+      bool src_rel = false, dst_rel = false;
+      std::array<uint8_t, 4> sel{};
+      if (auto *t = std::get_if<TexInstr>(&cf.fetches[i])) {
+         src = t->src_gpr, dst = t->dst_gpr, src_rel = t->src_rel, dst_rel = t->dst_rel;
+         sel = t->dst_sel;
+      } else if (auto *v = std::get_if<VtxInstr>(&cf.fetches[i])) {
+         src = v->src_gpr, dst = v->dst_gpr, src_rel = v->src_rel, dst_rel = v->dst_rel;
+         sel = v->dst_sel;
+      }
+      if (!dst_rel)
+         for (unsigned c = 0; c < 4; c++)
+            if (sel[c] != kSelMask)
+               set_reg(live, dst, c, false);
+      if (src_rel)
+         live.set();
+      else
+         read_all_chans(live, src);
+   }
+}
+
+} // namespace
+
+bool liveness(const Shader &sh, std::vector<LiveSet> &live_out)
+{
+   const size_t n = sh.cf.size();
+   live_out.assign(n, LiveSet());
+   std::vector<std::vector<size_t>> succ(n);
+   std::vector<size_t> loops;
+   std::vector<size_t> loop_of(n, SIZE_MAX), loop_end(n, SIZE_MAX);
+   for (size_t i = 0; i < n; i++) {
+      const CfInstr &cf = sh.cf[i].cf;
+      if (cf.op == CfOp::LOOP_START || cf.op == CfOp::LOOP_START_DX10 ||
+          cf.op == CfOp::LOOP_START_NO_AL)
+         loops.push_back(i);
+      loop_of[i] = loops.empty() ? SIZE_MAX : loops.back();
+      if (cf.op == CfOp::LOOP_END) {
+         if (loops.empty())
+            return false;
+         loop_end[loops.back()] = i;
+         loops.pop_back();
+      }
+   }
+   if (!loops.empty())
+      return false;
+   auto add = [&](size_t from, size_t to) {
+      if (to < n)
+         succ[from].push_back(to);
+   };
+   for (size_t i = 0; i < n; i++) {
+      const CfInstr &cf = sh.cf[i].cf;
+      const uint32_t flags = cf_op_info(cf.op).flags;
+      if ((flags & CF_CALL) && cf.op != CfOp::CALL_FS)
+         return false;
+      if (cf.op == CfOp::JUMPTABLE)
+         return false;
+      if (!cf.end_of_program && cf.op != CfOp::CF_END)
+         add(i, i + 1);
+      if (flags & CF_TARGET) {
+         add(i, cf.target);
+         add(i, cf.target + 1);
+      }
+      if (cf.op == CfOp::LOOP_END) {
+         /* Back into the body of the loop this ends. */
+         for (size_t s = i; s-- > 0;)
+            if (loop_end[s] == i) {
+               add(i, s);
+               add(i, s + 1);
+               break;
+            }
+      }
+      if (cf.op == CfOp::LOOP_BREAK || cf.op == CfOp::LOOP_CONTINUE) {
+         if (loop_of[i] == SIZE_MAX)
+            return false;
+         const size_t e = loop_end[loop_of[i]];
+         add(i, e);
+         add(i, e + 1);
+      }
+   }
+   std::vector<LiveSet> live_in(n);
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (size_t i = n; i-- > 0;) {
+         LiveSet out;
+         for (size_t s : succ[i])
+            out |= live_in[s];
+         live_out[i] = out;
+         const CfNode &c = sh.cf[i];
+         const CfEncoding enc = cf_op_info(c.cf.op).enc;
+         if (c.is_alu) {
+            alu_transfer(c, out);
+         } else if (cf_op_info(c.cf.op).flags & CF_FETCH) {
+            fetch_transfer(c.cf, out);
+         } else if (enc == CfEncoding::Export || enc == CfEncoding::Mem) {
+            if (c.cf.exp.rw_rel)
+               out.set();
+            for (unsigned k = 0; k < c.cf.exp.burst_count; k++)
+               read_all_chans(out, c.cf.exp.gpr + k);
+            read_all_chans(out, c.cf.exp.index_gpr);
+         }
+         if (out != live_in[i]) {
+            live_in[i] = out;
+            changed = true;
+         }
+      }
+   }
+   return true;
+}
+
+} // namespace sbcc::r600::sb

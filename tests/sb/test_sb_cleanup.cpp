@@ -1,0 +1,147 @@
+/*
+ * copy_propagation, liveness and dce_cleanup on fixed inputs: exact IR
+ * after the passes, live sets across branches and loops, and emulator runs
+ * of source vs result.
+ */
+#include "sb/sb_test_util.h"
+
+namespace {
+
+using namespace sbcc;
+using namespace sbcc::r600;
+using namespace sbcc::r600::sb;
+using namespace sbcc::r600::sb::test;
+
+constexpr ChipClass kEg = ChipClass::Evergreen;
+
+std::string after_cleanup(const Program &p)
+{
+   Shader sh;
+   Diagnostics d;
+   EXPECT_TRUE(bc_parser(p, sh, d) && copy_propagation(sh, d) && dce_cleanup(sh, d)) << d.str();
+   return dump_shader(sh);
+}
+
+bool live_at(const std::vector<LiveSet> &l, size_t cf, unsigned gpr, unsigned chan)
+{
+   return l[cf].test(gpr * 4 + chan);
+}
+
+TEST(SbCopyPropagation, ReadsThroughAMovAndDropsIt)
+{
+   /* R4.x = MOV R1.y; R2.x = ADD R4.x, 1: the ADD reads R1.y and the MOV
+    * (R4 is never exported) goes. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(4, 0), src_gpr(1, 1))}),
+                                          group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(4, 0),
+                                                     one())})}),
+                             export_done(2)});
+   EXPECT_EQ(after_cleanup(p), "cf 0 ALU\n"
+                               "  group 0\n"
+                               "    1: R2.x = ADD R1.y, I249\n"
+                               "cf 1 EXPORT_DONE\n");
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d) && copy_propagation(sh, d) && dce_cleanup(sh, d) &&
+               post_scheduler(sh, d) && sched_checker(sh, d));
+   Program opt;
+   ASSERT_TRUE(bc_builder(sh, opt, d));
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(opt, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+   EXPECT_EQ(outputs_of(opt, vs_info(kEg), in)[0][0], vec4f(3, 0, 0, 0)[0]);
+}
+
+TEST(SbCopyPropagation, StopsWhenTheSourceIsOverwritten)
+{
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(4, 0), src_gpr(1, 1))}),
+                                          group({alu(AluOp::MOV, kSlotY, dst(1, 1), zero())}),
+                                          group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(4, 0),
+                                                     src_gpr(1, 1))})}),
+                             export_done(2)});
+   /* R4.x keeps reading the copy; the 0 moves into the ADD, so the
+    * MOV of 0 (R1.y is not read again) goes. */
+   EXPECT_EQ(after_cleanup(p), "cf 0 ALU\n"
+                               "  group 0\n"
+                               "    0: R4.x = MOV R1.y\n"
+                               "  group 1\n"
+                               "    2: R2.x = ADD R4.x, I248\n"
+                               "cf 1 EXPORT_DONE\n");
+}
+
+TEST(SbDce, ExportedAndLaterReadValuesStay)
+{
+   /* R2.y is exported, R3.x read by a later clause; R3.y is overwritten
+    * before anyone reads it. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1)),
+                                                alu(AluOp::MOV, kSlotX, dst(3, 0), src_gpr(1, 2)),
+                                                alu(AluOp::MOV, kSlotW, dst(3, 3), src_gpr(1, 3))}),
+                                          group({alu(AluOp::MOV, kSlotW, dst(3, 3), src_gpr(1, 0))})}),
+                             alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(3, 0),
+                                                    src_gpr(3, 3))})}),
+                             export_done(2)});
+   EXPECT_EQ(after_cleanup(p), "cf 0 ALU\n"
+                               "  group 0\n"
+                               "    0: R2.y = MOV R1.y\n"
+                               "    1: R3.x = MOV R1.z\n"
+                               "  group 1\n"
+                               "    3: R3.w = MOV R1.x\n"
+                               "cf 1 ALU\n"
+                               "  group 0\n"
+                               "    0: R2.x = ADD R3.x, R3.w\n"
+                               "cf 2 EXPORT_DONE\n");
+}
+
+TEST(SbLiveness, BranchesAndLoopsKeepValuesLive)
+{
+   /* CF 0 writes R5.x; CF 3 (inside the loop, after a branch) reads it;
+    * CF 4 writes R6.x which CF 3 reads on the next iteration. */
+   std::vector<CfInstr> cf;
+   cf.push_back(alu_clause({group({alu(AluOp::MOV, kSlotX, dst(5, 0), src_gpr(1, 0)),
+                                   alu(AluOp::MOV, kSlotY, dst(6, 1), src_gpr(1, 0))})}));
+   cf.push_back(cf_op(CfOp::LOOP_START_DX10, 6));
+   cf.push_back(cf_op(CfOp::LOOP_BREAK, 5));
+   cf.push_back(alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(5, 0),
+                                       src_gpr(6, 0))})}));
+   cf.push_back(alu_clause({group({alu(AluOp::MOV, kSlotX, dst(6, 0), src_gpr(2, 0))})}));
+   cf.push_back(cf_op(CfOp::LOOP_END, 2));
+   cf.push_back(export_done(2));
+   Program p = program(kEg, cf);
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d));
+   std::vector<LiveSet> live;
+   ASSERT_TRUE(liveness(sh, live));
+   EXPECT_TRUE(live_at(live, 0, 5, 0));  /* read in the loop */
+   EXPECT_TRUE(live_at(live, 0, 6, 0));  /* read before the loop writes it */
+   EXPECT_FALSE(live_at(live, 0, 6, 1)); /* nobody reads R6.y */
+   EXPECT_TRUE(live_at(live, 4, 6, 0));  /* next iteration */
+   EXPECT_TRUE(live_at(live, 4, 5, 0));
+   EXPECT_TRUE(live_at(live, 5, 2, 0));  /* exported after the loop */
+   EXPECT_FALSE(live_at(live, 6, 2, 0)); /* end of program */
+}
+
+TEST(SbLiveness, SubroutinesAreNotModelled)
+{
+   Program p = program(kEg, {cf_op(CfOp::CALL, 1), export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d));
+   std::vector<LiveSet> live;
+   EXPECT_FALSE(liveness(sh, live));
+}
+
+TEST(SbDce, PredicatedWriteDoesNotKill)
+{
+   /* R2.x written, then conditionally rewritten: the first write stays. */
+   AluInstr cond = alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 1));
+   cond.pred_sel = 3;
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}),
+                                          group({alu(AluOp::PRED_SETGT, kSlotX, dst(4, 0, false),
+                                                     src_gpr(1, 0), zero())}),
+                                          group({cond})}),
+                             export_done(2)});
+   EXPECT_NE(after_cleanup(p).find("    0: R2.x = MOV R1.x\n"), std::string::npos);
+}
+
+} // namespace
