@@ -6,6 +6,8 @@
  * (scripts/sb-report compares with Mesa's own sb).
  * SBCC_SB_CORPUS_LIMIT=N checks only the first N shaders per variant.
  */
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -51,6 +53,9 @@ struct Totals {
    unsigned shaders = 0, optimized = 0, agree_both = 0, regressions = 0, unchecked = 0;
    uint64_t groups[2] = {}, dwords[2] = {}, gprs[2] = {};
    std::map<std::string, unsigned> fallbacks;
+   std::map<std::string, double> pass_seconds;
+   double total_seconds = 0, max_seconds = 0;
+   std::string slowest;
    std::vector<std::string> examples;
 };
 
@@ -92,6 +97,16 @@ TEST_P(CorpusSb, OptimizedCodeAgreesWithReference)
       t.shaders++;
       sb::SbStats st;
       auto out = sb::sb_optimize(*prog, *info, opts, &st, diags);
+      double shader_seconds = 0;
+      for (const sb::SbPassTime &pt : st.times) {
+         t.pass_seconds[pt.pass] += pt.seconds;
+         shader_seconds += pt.seconds;
+      }
+      t.total_seconds += shader_seconds;
+      if (shader_seconds > t.max_seconds) {
+         t.max_seconds = shader_seconds;
+         t.slowest = p;
+      }
       const Program &res = out ? *out : *prog;
       t.groups[0] += sb::count_program(*prog).alu_groups;
       t.groups[1] += sb::count_program(res).alu_groups;
@@ -154,6 +169,12 @@ TEST_P(CorpusSb, OptimizedCodeAgreesWithReference)
       std::cout << "  e.g. " << e << "\n";
    std::cout << line("alu_groups", t.groups[0], t.groups[1]) << line("dw", t.dwords[0], t.dwords[1])
              << line("gprs", t.gprs[0], t.gprs[1]);
+   /* The benchmark of the whole pipeline per shader (informational). */
+   std::printf("  sb time: %.3f ms per shader on average, %.3f ms at most (%s)\n",
+               1e3 * t.total_seconds / std::max(1u, t.shaders), 1e3 * t.max_seconds,
+               t.slowest.c_str());
+   for (const auto &[pass, sec] : t.pass_seconds)
+      std::printf("    %-16s %8.3f ms per shader\n", pass.c_str(), 1e3 * sec / std::max(1u, t.shaders));
    ASSERT_GT(t.shaders, 0u);
    EXPECT_EQ(t.regressions, 0u);
    EXPECT_LE(t.groups[1], t.groups[0]);
