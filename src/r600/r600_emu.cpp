@@ -152,6 +152,22 @@ static Decoded decode(const Program &prog)
       const CfInstr &cf = prog.cf[i];
       DCf &dc = d.cf[i];
       dc.cf = &cf;
+      /* Hand-built programs may hold anything: refuse values the tables do
+       * not cover instead of indexing past them. */
+      bool bad = unsigned(cf.op) >= kNumCfOps;
+      for (const AluGroup &g : cf.groups)
+         for (const AluInstr &in : g.instrs)
+            bad = bad || unsigned(in.op) >= kNumAluOps;
+      for (const FetchInstr &f : cf.fetches) {
+         FetchOp op = std::holds_alternative<TexInstr>(f) ? std::get<TexInstr>(f).op
+                                                         : std::get<VtxInstr>(f).op;
+         bad = bad || unsigned(op) >= kNumFetchOps;
+      }
+      if (bad) {
+         d.error = "CF " + std::to_string(i) + ": opcode out of range";
+         d.cf.resize(i);
+         return d;
+      }
       const uint32_t cflags = cf_op_info(cf.op).flags;
       if (cflags & CF_LOOP_START)
          loop_starts.push_back(static_cast<uint32_t>(i));
@@ -259,7 +275,7 @@ class Wave {
       if (group != ~0u)
          s += " group " + std::to_string(group);
       if (slot >= 0)
-         s += " slot " + std::string(1, "xyzwt"[slot]);
+         s += " slot " + std::string(1, slot <= 4 ? "xyzwt"[slot] : '?');
       return s;
    }
 
@@ -310,7 +326,7 @@ void Wave::preload()
    const bool eg = is_eg_or_later(info_.chip);
    for (const ShaderIo &io : info_.inputs)
       if (io.lds_pos >= 0)
-         num_params_ = std::max(num_params_, unsigned(io.lds_pos) + 1);
+         num_params_ = std::max(num_params_, std::min(unsigned(io.lds_pos), 31u) + 1);
    planes_.assign(size_t(n_) * num_params_, Plane{});
    for (unsigned l = 0; l < n_; l++) {
       const Lane &ln = lane(l);
@@ -346,7 +362,7 @@ void Wave::preload()
             /* The SPI delivers 1/w; Mesa's shaders invert it back. */
             v[3] = f2u(1.0f / u2f(v[3]));
          }
-         if (frag && eg && io.lds_pos >= 0) {
+         if (frag && eg && io.lds_pos >= 0 && io.lds_pos < 32) {
             Plane &p = planes_[size_t(l) * num_params_ + io.lds_pos];
             float i = 0, j = 0;
             if (io.ij_index >= 0 && io.ij_index < 16) {
@@ -497,6 +513,10 @@ void Wave::run_group(const DCf &dc, const DGroup &g, unsigned gi, bool)
    const DAlu *alu = &dec_.alu[g.first];
    const unsigned cnt = g.count;
    const AluGroup &grp = *g.group;
+   if (cnt > 5) {
+      fail(where(gi) + ": group of " + std::to_string(cnt) + " instructions");
+      return;
+   }
    uint64_t new_active = active_;
    uint64_t mask = active_;
    (void)dc;
@@ -525,7 +545,7 @@ void Wave::run_group(const DCf &dc, const DGroup &g, unsigned gi, bool)
             if (a.op == AluOp::CUBE) {
                /* Mesa feeds (z,z,x,y) and (y,x,z,z): take x from slot 2,
                 * y from slot 3 and z from slot 0. */
-               float v[4][2];
+               float v[4][2] = {};
                for (unsigned k = 0; k < cnt && k < 4; k++) {
                   v[alu[k].slot & 3][0] = u2f(src[k][0]);
                   v[alu[k].slot & 3][1] = u2f(src[k][1]);
@@ -1176,7 +1196,20 @@ RunResult run_decoded(const Program &prog, const ShaderInfo &info, const Decoded
                       const EmuOptions &options)
 {
    RunResult result;
+   if (!dec.error.empty())
+      return RunResult{RunStatus::Error, dec.error, 0};
    unsigned wave = std::clamp(options.wave_size & ~3u, 4u, kMaxWave);
+   /* The layout must be one the hardware can have: parameters 0-31, TGSI
+    * registers of sane size. */
+   for (const ShaderIo &io : info.inputs)
+      if (io.lds_pos >= 32 || io.tgsi_index > 65535)
+         return RunResult{RunStatus::Error, "input layout out of range (lds_pos " +
+                                               std::to_string(io.lds_pos) + ", tgsi_index " +
+                                               std::to_string(io.tgsi_index) + ")", 0};
+   for (const ShaderIo &io : info.outputs)
+      if (io.tgsi_index > 65535)
+         return RunResult{RunStatus::Error, "output tgsi_index " +
+                                               std::to_string(io.tgsi_index) + " out of range", 0};
    /* Make sure every declared output exists, like the reference does. */
    size_t nout = 0;
    for (const ShaderIo &io : info.outputs)

@@ -184,6 +184,13 @@ void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
 void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
                             const AluGroup *prev, bool ct_written[4][4])
 {
+   for (const AluInstr &in : g.instrs) {
+      if (in.slot > kSlotT || unsigned(in.op) >= kNumAluOps) {
+         diags_.error("CF " + std::to_string(ci) + " group " + std::to_string(gi) +
+                      ": invalid slot or opcode");
+         return;
+      }
+   }
    const unsigned nlit = unsigned(g.literals.size());
    if (nlit > 4 || group_literals_needed(g) > 4)
       error(ci, gi, g.instrs.empty() ? 0 : g.instrs.back().slot,
@@ -193,12 +200,17 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
    for (const AluInstr &in : g.instrs)
       if (alu_op_info(in.op).flags & AF_MOVA)
          loads_ar = true;
-   unsigned written[kSrcGPRLast + 1] = {};
+   unsigned written[256] = {};
    bool prev_slot[5] = {};
    if (prev)
       for (const AluInstr &p : prev->instrs)
-         prev_slot[p.slot] = true;
+         if (p.slot <= kSlotT)
+            prev_slot[p.slot] = true;
 
+   if (g.instrs.size() > slots_per_group(chip_))
+      error(ci, gi, g.instrs.back().slot,
+            "group of " + std::to_string(g.instrs.size()) + " instructions, at most " +
+                std::to_string(slots_per_group(chip_)));
    for (const AluInstr &in : g.instrs) {
       const AluOpInfo &info = alu_op_info(in.op);
       const unsigned slots = alu_slots(chip_, in.op);
@@ -275,6 +287,8 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       if (in.dst.rel && loads_ar && in.index_mode < 4)
          error(ci, gi, in.slot, "AR used in the group that loads it");
       const bool writes = in.dst.write || alu_is_op3(in.op);
+      if (writes && in.dst.gpr > kSrcGPRLast)
+         error(ci, gi, in.slot, "destination R" + std::to_string(in.dst.gpr) + " does not exist");
       if (writes && !in.dst.rel && !(info.flags & AF_MOVA && !is_eg_or_later(chip_))) {
          unsigned bit = 1u << (in.dst.chan & 3);
          if (written[in.dst.gpr] & bit)
@@ -314,6 +328,22 @@ bool Validator::run()
 {
    const unsigned before = diags_.num_errors();
    const unsigned n = unsigned(prog_.cf.size());
+   for (unsigned ci = 0; ci < n; ci++) {
+      const CfInstr &cf = prog_.cf[ci];
+      bool bad = unsigned(cf.op) >= kNumCfOps;
+      for (const AluGroup &g : cf.groups)
+         for (const AluInstr &in : g.instrs)
+            bad = bad || unsigned(in.op) >= kNumAluOps;
+      for (const FetchInstr &f : cf.fetches) {
+         FetchOp op = std::holds_alternative<TexInstr>(f) ? std::get<TexInstr>(f).op
+                                                         : std::get<VtxInstr>(f).op;
+         bad = bad || unsigned(op) >= kNumFetchOps;
+      }
+      if (bad) {
+         error(ci, "opcode out of range");
+         return false;
+      }
+   }
    bool has_end = false;
    unsigned pushes = 0, loops = 0, max_entries = 0;
    const unsigned max_fetch = chip_ == ChipClass::R600 ? 8 : 16;
