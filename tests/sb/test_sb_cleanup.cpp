@@ -69,6 +69,28 @@ TEST(SbCopyPropagation, StopsWhenTheSourceIsOverwritten)
                                "cf 1 EXPORT_DONE\n");
 }
 
+TEST(SbCopyPropagation, FoldsNegIntoFloatReadersOnly)
+{
+   AluSrc neg_x = src_gpr(1, 0, true);
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(4, 0), neg_x)}),
+                                          group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(4, 0),
+                                                     one()),
+                                                 alu(AluOp::ADD_INT, kSlotY, dst(2, 1),
+                                                     src_gpr(4, 0), one())})}),
+                             export_done(2)});
+   EXPECT_EQ(after_cleanup(p), "cf 0 ALU\n"
+                               "  group 0\n"
+                               "    0: R4.x = MOV -R1.x\n"
+                               "  group 1\n"
+                               "    1: R2.x = ADD -R1.x, I249\n"
+                               "    2: R2.y = ADD_INT R4.x, I249\n"
+                               "cf 1 EXPORT_DONE\n");
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+}
+
 TEST(SbDce, ExportedAndLaterReadValuesStay)
 {
    /* R2.y is exported, R3.x read by a later clause; R3.y is overwritten

@@ -22,7 +22,7 @@ bool is_plain_copy(const AluNode &n)
        n.bc.dst.omod || n.bc.pred_sel)
       return false;
    const Operand &o = n.src[0];
-   if (o.neg || o.abs || o.rel)
+   if (o.rel)
       return false;
    switch (o.value.kind) {
    case ValueKind::Gpr:
@@ -36,6 +36,33 @@ bool is_plain_copy(const AluNode &n)
 
 unsigned key(unsigned sel, unsigned chan) { return sel * 4 + (chan & 3); }
 
+/* Folds the copy's neg/abs into the reading operand: reading
+ * neg_c(abs_c(neg(abs(x)))) is neg_c(abs x) with abs_c, else
+ * (neg_c ^ neg)(abs? |x| : x).  Only for float operations (integer ones
+ * would see the sign flip as data) and only where the encoding has the
+ * modifier (abs: src0/src1 of two-source operations). */
+bool fold_modifiers(const AluNode &n, unsigned s, Operand &o, const Operand &copy)
+{
+   if (!copy.neg && !copy.abs) {
+      o.value = copy.value;
+      return true;
+   }
+   const uint32_t int_flags = AF_INT_DST | AF_UINT_DST | AF_INT_CMP | AF_UINT_CMP | AF_CVT |
+                              AF_MOVA | AF_F64;
+   if ((alu_op_info(n.bc.op).flags & int_flags) || n.bc.op == AluOp::MOV)
+      return false;
+   if (o.abs) {
+      o.value = copy.value;
+      return true;
+   }
+   if (copy.abs && (alu_is_op3(n.bc.op) || s > 1))
+      return false;
+   o.value = copy.value;
+   o.neg = o.neg != copy.neg;
+   o.abs = copy.abs;
+   return true;
+}
+
 /* Nodes that share a source group may have to move together (see the
  * post-scheduler's units), so the whole group must still fit. */
 bool group_fits(ChipClass chip, const AluClause &cl, const GroupNode &g)
@@ -46,7 +73,7 @@ bool group_fits(ChipClass chip, const AluClause &cl, const GroupNode &g)
 void propagate_clause(ChipClass chip, AluClause &cl)
 {
    /* destination register -> the value it holds a copy of */
-   std::unordered_map<unsigned, Value> copies;
+   std::unordered_map<unsigned, Operand> copies;
    for (GroupNode &g : cl.groups) {
       if (!g.fixed) {
          for (uint32_t id : g.nodes) {
@@ -58,10 +85,8 @@ void propagate_clause(ChipClass chip, AluClause &cl)
                if (o.value.kind != ValueKind::Gpr || o.rel)
                   continue;
                auto it = copies.find(key(o.value.sel, o.value.chan));
-               if (it != copies.end()) {
-                  o.value = it->second;
+               if (it != copies.end() && fold_modifiers(n, s, o, it->second))
                   changed = true;
-               }
             }
             /* Constants and literals have their own limits: the source group
              * must still fit, or the node keeps reading the copy. */
@@ -82,7 +107,8 @@ void propagate_clause(ChipClass chip, AluClause &cl)
          const unsigned k = key(n.bc.dst.gpr, n.bc.dst.chan);
          copies.erase(k);
          for (auto it = copies.begin(); it != copies.end();)
-            if (it->second.kind == ValueKind::Gpr && key(it->second.sel, it->second.chan) == k)
+            if (it->second.value.kind == ValueKind::Gpr &&
+                key(it->second.value.sel, it->second.value.chan) == k)
                it = copies.erase(it);
             else
                ++it;
@@ -104,7 +130,7 @@ void propagate_clause(ChipClass chip, AluClause &cl)
          if (src_written || (v.kind == ValueKind::Gpr && v.sel == n.bc.dst.gpr &&
                              v.chan == n.bc.dst.chan))
             continue;
-         copies[key(n.bc.dst.gpr, n.bc.dst.chan)] = v;
+         copies[key(n.bc.dst.gpr, n.bc.dst.chan)] = n.src[0];
       }
    }
 }
