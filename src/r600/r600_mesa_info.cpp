@@ -162,6 +162,11 @@ std::optional<ShaderInfo> load_mesa_info(std::string_view info_block, std::strin
    }
    if (!ok)
       return std::nullopt;
+   if (ninput < 0 || ninput > 256 || noutput < 0 || noutput > 256) {
+      diags.error(file, {}, "INFO: ninput/noutput out of range (" + std::to_string(ninput) + ", " +
+                                std::to_string(noutput) + ")");
+      return std::nullopt;
+   }
 
    /* "bytecode 28 dw -- 3 gprs -- 0 nstack" (r600 listing) or
     * "===== 28 dw ===== 3 gprs ===== 0 stack" (sb dump). */

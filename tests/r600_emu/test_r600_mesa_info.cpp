@@ -157,6 +157,10 @@ TEST(R600MesaInfo, ReportsMalformedLines)
                                "1 gprs -- 0 nstack", *sh, p, {}, d, "f.txt"));
    EXPECT_EQ(d.str(), "f.txt: error: INFO: input 0 has semantic 15 sbcc does not know\n");
    d.clear();
+   EXPECT_FALSE(load_mesa_info("  shader->ninput=2000000000;\n", "1 gprs -- 0 nstack", *sh, p, {},
+                               d, "f.txt"));
+   EXPECT_EQ(d.str(), "f.txt: error: INFO: ninput/noutput out of range (2000000000, 0)\n");
+   d.clear();
    EXPECT_FALSE(load_mesa_info("", "no header", *sh, p, {}, d, "f.txt"));
    EXPECT_EQ(d.str(), "f.txt: error: BYTECODE: no 'N gprs' / 'N nstack' header\n");
 }
