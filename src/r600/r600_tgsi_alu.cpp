@@ -474,9 +474,22 @@ void Translator::translate_tex(const Instruction &in)
                        tt == TextureTarget::ShadowArray2D;
    const bool deriv = in.opcode == Opcode::DDX || in.opcode == Opcode::DDY ||
                       in.opcode == Opcode::DDX_FINE || in.opcode == Opcode::DDY_FINE;
-   /* Coordinates prepared in a GPR. */
-   unsigned coord = scratch();
-   if (in.opcode == Opcode::TXP) {
+   /* Coordinates straight from their register when the fetch's source
+    * swizzle can express the operand (as Mesa does); otherwise prepared in
+    * a scratch GPR. */
+   const SrcOperand &c0 = in.src[0];
+   const bool direct = !prep[0].replaced && !c0.negate && !c0.absolute &&
+                       (c0.file == File::Temporary || c0.file == File::Input ||
+                        c0.file == File::Output) &&
+                       in.opcode != Opcode::TXP && in.opcode != Opcode::TXD;
+   unsigned coord = direct ? reg_gpr(c0.file, c0.index.value) : scratch();
+   std::array<uint8_t, 4> coord_sel = {0, 1, 2, 3};
+   if (direct) {
+      for (unsigned c = 0; c < 4; c++)
+         coord_sel[c] = c0.swizzle[c];
+      if (shadow && tt != TextureTarget::ShadowArray2D)
+         coord_sel[3] = c0.swizzle[2];
+   } else if (in.opcode == Opcode::TXP) {
       unsigned r = scratch();
       b.add(AluOp::RECIP_IEEE, r, 0, {src(in, 0, 3)});
       b.flush();
@@ -489,7 +502,7 @@ void Translator::translate_tex(const Instruction &in)
    }
    b.flush();
    /* Mesa's layout: the shadow reference in w. */
-   if (shadow && tt != TextureTarget::ShadowArray2D) {
+   if (!direct && shadow && tt != TextureTarget::ShadowArray2D) {
       b.add(AluOp::MOV, coord, 3, {gpr(coord, 2)});
       b.flush();
    }
@@ -515,6 +528,7 @@ void Translator::translate_tex(const Instruction &in)
    unsigned res = scratch();
    TexInstr t;
    t.src_gpr = uint8_t(coord);
+   t.src_sel = coord_sel;
    t.dst_gpr = uint8_t(res);
    t.resource_id = deriv ? 0 : uint8_t(unit.index.value);
    t.sampler_id = deriv ? 0 : uint8_t(unit.index.value);
