@@ -14,6 +14,15 @@ using namespace sbcc::r600::sb::test;
 
 constexpr ChipClass kEg = ChipClass::Evergreen;
 
+std::string after_gvn(const Program &p)
+{
+   Shader sh;
+   Diagnostics d;
+   EXPECT_TRUE(bc_parser(p, sh, d) && gvn(sh, d) && copy_propagation(sh, d) && dce_cleanup(sh, d))
+      << d.str();
+   return dump_shader(sh);
+}
+
 std::string after_cleanup(const Program &p)
 {
    Shader sh;
@@ -88,6 +97,37 @@ TEST(SbCopyPropagation, FoldsNegIntoFloatReadersOnly)
    auto out = run_passes(p);
    ASSERT_TRUE(out);
    const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+}
+
+TEST(SbGvn, RepeatedComputationReadsTheFirstResult)
+{
+   /* R3.x = R1.x * R1.y and R4.y = R1.y * R1.x (commuted) are one value;
+    * the ADD then reads R3.x twice and the second MUL disappears.  The
+    * third MUL comes after R1.x changed: a new value (and reading the 1
+    * directly leaves the MOV to R1.x dead). */
+   Program p = program(
+      kEg, {alu_clause({group({alu(AluOp::MUL, kSlotX, dst(3, 0), src_gpr(1, 0), src_gpr(1, 1))}),
+                        group({alu(AluOp::MUL, kSlotY, dst(4, 1), src_gpr(1, 1), src_gpr(1, 0))}),
+                        group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(3, 0), src_gpr(4, 1)),
+                               alu(AluOp::MOV, kSlotZ, dst(1, 0), one())}),
+                        group({alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(1, 0), src_gpr(1, 1))})}),
+            export_done(2)});
+   EXPECT_EQ(after_gvn(p), "cf 0 ALU\n"
+                           "  group 0\n"
+                           "    0: R3.x = MUL R1.x, R1.y\n"
+                           "  group 1\n"
+                           "    2: R2.x = ADD R3.x, R3.x\n"
+                           "  group 2\n"
+                           "    4: R2.y = MUL I249, R1.y\n"
+                           "cf 1 EXPORT_DONE\n");
+   DebugOptions o;
+   o.sb = true;
+   SbStats st;
+   Diagnostics d;
+   auto out = sb_optimize(p, vs_info(kEg), o, &st, d);
+   ASSERT_TRUE(out);
+   const std::vector<Vec4> in = {vec4f(1.5f, 2, 3, 4), vec4f(-3, 0.25f, 0, 0)};
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
 }
 

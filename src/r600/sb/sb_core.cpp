@@ -96,6 +96,7 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
    if (ok && opts.sb_dump)
       st.log += tag + " after bc_parser\n" + dump_shader(sh);
    ok = ok && timed("copy_propagation", [&] { return copy_propagation(sh, pd); });
+   ok = ok && timed("gvn", [&] { return gvn(sh, pd) && copy_propagation(sh, pd); });
    ok = ok && timed("dce_cleanup", [&] { return dce_cleanup(sh, pd); });
    if (ok && opts.sb_dump)
       st.log += tag + " after dce_cleanup\n" + dump_shader(sh);

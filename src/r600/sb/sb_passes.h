@@ -23,6 +23,10 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags);
  * directly, as long as neither side has been written since. */
 bool copy_propagation(Shader &sh, Diagnostics &diags);
 
+/* Value numbering inside each ALU clause: a repeated computation becomes
+ * a MOV of the register that already holds its result. */
+bool gvn(Shader &sh, Diagnostics &diags);
+
 /* Register liveness over the CF graph (GPR channels; branches and loops as
  * over-approximated edges).  live_out[i] = channels live after CF i.
  * Returns false when the CF uses something the graph does not model
