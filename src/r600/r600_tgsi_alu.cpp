@@ -459,8 +459,8 @@ bool Translator::translate_alu(const Instruction &in)
 void Translator::translate_tex(const Instruction &in)
 {
    const SrcOperand &unit = in.src.back();
-   if (unit.index.indirect) {
-      error(in.loc, "r600 backend: indirect sampler selection is not supported");
+   if (unit.index.indirect && !is_eg_or_later(chip)) {
+      error(in.loc, "r600 backend: indirect sampler selection needs Evergreen");
       return;
    }
    const TextureTarget tt = in.tex_target;
@@ -575,6 +575,17 @@ void Translator::translate_tex(const Instruction &in)
    }
    if (t.op == FetchOp::LD || t.op == FetchOp::GET_TEXTURE_RESINFO)
       t.coord_type = {false, false, false, false};
+   if (unit.index.indirect) {
+      /* Evergreen: the index goes AR.x -> CF_IDX0 in an ALU clause; the
+       * fetch adds CF_IDX0 to its resource and sampler ids. */
+      b.close_alu();
+      b.add(AluOp::MOVA_INT, 0, 0, {index_opnd(*unit.index.indirect)}, false, false);
+      b.flush();
+      b.add(AluOp::SET_CF_IDX0, 0, 0, {inl(kSrc_0)}, false, false);
+      b.close_alu();
+      t.resource_index_mode = 1;
+      t.sampler_index_mode = 1;
+   }
    b.add_fetch(t, coord, res);
    const bool int_result = in.opcode == Opcode::TXQ;
    for (unsigned c = 0; c < 4; c++)
