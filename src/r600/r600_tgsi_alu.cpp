@@ -464,12 +464,12 @@ void Translator::translate_tex(const Instruction &in)
       return;
    }
    const TextureTarget tt = in.tex_target;
-   if (tt == TextureTarget::Cube || tt == TextureTarget::ShadowCube ||
-       tt == TextureTarget::CubeArray || tt == TextureTarget::ShadowCubeArray) {
-      error(in.loc, "r600 backend: cube map sampling is not supported yet");
+   if (tt == TextureTarget::CubeArray || tt == TextureTarget::ShadowCubeArray) {
+      error(in.loc, "r600 backend: cube map arrays are not supported");
       return;
    }
-   const bool shadow = tt == TextureTarget::Shadow1D || tt == TextureTarget::Shadow2D ||
+   const bool cube = tt == TextureTarget::Cube || tt == TextureTarget::ShadowCube;
+   const bool shadow = tt == TextureTarget::ShadowCube || tt == TextureTarget::Shadow1D || tt == TextureTarget::Shadow2D ||
                        tt == TextureTarget::ShadowRect || tt == TextureTarget::ShadowArray1D ||
                        tt == TextureTarget::ShadowArray2D;
    const bool deriv = in.opcode == Opcode::DDX || in.opcode == Opcode::DDY ||
@@ -481,10 +481,33 @@ void Translator::translate_tex(const Instruction &in)
    const bool direct = !prep[0].replaced && !c0.negate && !c0.absolute &&
                        (c0.file == File::Temporary || c0.file == File::Input ||
                         c0.file == File::Output) &&
-                       in.opcode != Opcode::TXP && in.opcode != Opcode::TXD;
+                       in.opcode != Opcode::TXP && in.opcode != Opcode::TXD && !cube;
    unsigned coord = direct ? reg_gpr(c0.file, c0.index.value) : scratch();
    std::array<uint8_t, 4> coord_sel = {0, 1, 2, 3};
-   if (direct) {
+   if (cube) {
+      /* As Mesa: CUBE gives (tc, sc, 2*ma, face); the fetch takes
+       * (sc/|2ma| + 1.5, tc/|2ma| + 1.5, face) and the reference, bias or
+       * lod in the fourth component. */
+      static const unsigned s0[4] = {2, 2, 0, 1}, s1[4] = {1, 0, 2, 2};
+      std::array<PInstr, 4> ps;
+      for (unsigned c = 0; c < 4; c++) {
+         ps[c].op = AluOp::CUBE;
+         ps[c].src[0] = src(in, 0, s0[c]);
+         ps[c].src[1] = src(in, 0, s1[c]);
+         ps[c].dst.gpr = uint8_t(coord);
+         ps[c].dst.chan = uint8_t(c);
+      }
+      b.add_reduction(ps);
+      Opnd z = gpr(coord, 2);
+      z.abs = true;
+      b.add(AluOp::RECIP_IEEE, coord, 2, {z});
+      b.flush();
+      b.add(AluOp::MULADD_IEEE, coord, 0, {gpr(coord, 0), gpr(coord, 2), immf(1.5f)});
+      b.add(AluOp::MULADD_IEEE, coord, 1, {gpr(coord, 1), gpr(coord, 2), immf(1.5f)});
+      b.flush();
+      b.add(AluOp::MOV, coord, 2, {src(in, 0, 3)});
+      coord_sel = {1, 0, 3, 2};
+   } else if (direct) {
       for (unsigned c = 0; c < 4; c++)
          coord_sel[c] = c0.swizzle[c];
       if (shadow && tt != TextureTarget::ShadowArray2D)
@@ -502,7 +525,7 @@ void Translator::translate_tex(const Instruction &in)
    }
    b.flush();
    /* Mesa's layout: the shadow reference in w. */
-   if (!direct && shadow && tt != TextureTarget::ShadowArray2D) {
+   if (!direct && !cube && shadow && tt != TextureTarget::ShadowArray2D) {
       b.add(AluOp::MOV, coord, 3, {gpr(coord, 2)});
       b.flush();
    }
