@@ -181,3 +181,41 @@ TEST(RunTest, MissingPositionIsAnError)
    EXPECT_EQ(o.status, TestStatus::Error);
    EXPECT_EQ(o.diags, "t.shader_test:6:1: error: the vertex stage writes no POSITION output\n");
 }
+
+TEST(RunTest, MutatedTestsNeverCrash)
+{
+   /* Deterministic byte mutations of a test using most commands: whatever
+    * parses must run to a status without crashing or hanging. */
+   const std::string base =
+      "[require]\nGL >= 1.3\n"
+      "[vertex shader tgsi]\nVERT\nDCL IN[0]\nDCL IN[2]\nDCL OUT[0], POSITION\n"
+      "DCL OUT[1], GENERIC[0]\n  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[2]\n  2: END\n"
+      "[fragment shader tgsi]\nFRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+      "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL CONST[0]\nDCL TEMP[0]\n"
+      "  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n  1: MUL OUT[0], TEMP[0], CONST[0]\n  2: END\n"
+      "[test]\nclear color 0.1 0.2 0.3 0.4\nclear\ntexture rgbw 0 (4, 4)\n"
+      "texparameter 2D min linear\nuniform vec4 0 1 1 1 1\northo\n"
+      "draw rect tex -1 -1 2 2 0 0 1 1\nprobe all rgba 1 1 1 1\n";
+   uint64_t s = 12345;
+   auto next = [&s] {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      return uint32_t(s >> 33);
+   };
+   unsigned ran = 0;
+   for (int iter = 0; iter < 300; iter++) {
+      std::string t = base;
+      for (int m = 0; m < 1 + iter % 2; m++) {
+         size_t pos = next() % t.size();
+         switch (next() % 3) {
+         case 0: t[pos] = char(next() % 128); break;
+         case 1: t.erase(pos, 1 + next() % 4); break;
+         default: t.insert(pos, 1, "0123456789-.,( )e[]"[next() % 19]); break;
+         }
+      }
+      Outcome o = run(t);
+      if (o.status != TestStatus::Error)
+         ran++;
+
+   }
+   EXPECT_GE(ran, 10u); /* most mutations break parsing; 14 of 300 run */
+}
