@@ -726,7 +726,38 @@ bool Translator::run()
    emit_exports();
    if (b.failed || failed)
       return false;
-   info.num_gprs = num_gprs;
+   /* GPRs actually referenced (scratch registers are reserved generously
+    * but usually few are touched); relative addressing may reach any TEMP. */
+   unsigned used = in_base + unsigned(std::max(sh.file_size(File::Input), 0));
+   auto see = [&](unsigned r) {
+      if (r < kMaxGprs)
+         used = std::max(used, r + 1);
+   };
+   for (const CfInstr &cf : b.prog.cf) {
+      for (const AluGroup &g : cf.groups)
+         for (const AluInstr &a : g.instrs) {
+            if (a.dst.write || alu_is_op3(a.op))
+               see(a.dst.gpr);
+            for (unsigned k = 0; k < alu_op_info(a.op).num_src; k++)
+               if (a.src[k].sel < 128)
+                  see(a.src[k].sel);
+            if (a.dst.rel || a.src[0].rel || a.src[1].rel || a.src[2].rel)
+               see(out_base - 1);
+         }
+      for (const FetchInstr &f : cf.fetches) {
+         if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
+            see(t->src_gpr);
+            see(t->dst_gpr);
+         } else {
+            const VtxInstr &v = std::get<VtxInstr>(f);
+            see(v.src_gpr);
+            see(v.dst_gpr);
+         }
+      }
+      if (cf.op == CfOp::EXPORT || cf.op == CfOp::EXPORT_DONE)
+         see(cf.exp.gpr);
+   }
+   info.num_gprs = used;
    info.stack_size = max_elems ? (max_elems + 3) / 4 + 1 : 0;
    return true;
 }

@@ -243,9 +243,9 @@ TEST(R600BackendStats, MesaOrderAndValues)
    Diagnostics diags;
    auto c = compile(kFlow, r600::ChipClass::Evergreen, diags);
    ASSERT_TRUE(c) << diags.str();
-   EXPECT_EQ(c->stats.str(), "100 dw, 18 gprs, 11 alu_groups, 1 loops, 17 cf, 3 stack");
+   EXPECT_EQ(c->stats.str(), "100 dw, 6 gprs, 11 alu_groups, 1 loops, 17 cf, 3 stack");
    EXPECT_EQ(c->info.stack_size, 3u);
-   EXPECT_EQ(c->info.num_gprs, 18u);
+   EXPECT_EQ(c->info.num_gprs, 6u);
 }
 
 TEST(R600BackendInfo, EvergreenFragmentLayout)
