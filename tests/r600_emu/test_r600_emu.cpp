@@ -98,6 +98,12 @@ TEST(R600Emu, ClauseTemporariesDieWithTheirClause)
              "clause\n");
 }
 
+AluInstr with_bank_swizzle(AluInstr in, unsigned bs)
+{
+   in.bank_swizzle = uint8_t(bs);
+   return in;
+}
+
 AluInstr pred(AluOp op, AluSrc a, AluSrc b)
 {
    AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
@@ -411,6 +417,34 @@ TEST(R600Emu, CfIndexSelectsTheKcacheBank)
    res.constants[2][1] = vec4f(0, 0, 42, 0);
    Batch b = run_vs(p, vs_info(ChipClass::Evergreen), {Vec4{2, 0, 0, 0}}, res);
    EXPECT_EQ(b.lanes[0].outputs[0], vec4f(42, 0, 0, 0));
+}
+
+TEST(R600Emu, LoopIndexAddressesRegisters)
+{
+   /* for (c = 0; c < 3; c++) R[4 + aL].x = 1.0; then R2.yzw = R5.x, R6.x, R7.x. */
+   AluInstr st = alu(AluOp::MOV, kSlotX, dst(4, 0), one());
+   st.dst.rel = true;
+   st.index_mode = 4; /* loop index */
+   Program p = program(
+      ChipClass::Evergreen,
+      {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+       cf_op(CfOp::LOOP_START_DX10, 8),
+       alu_clause({group({st, alu(AluOp::ADD_INT, kSlotY, dst(2, 0), src_gpr(2, 0),
+                                  src_inline(kSrc_1_INT))})}),
+       alu_clause({group({pred(AluOp::PRED_SETGE_INT, src_gpr(2, 0), lit(0))}, {3})},
+                  CfOp::ALU_PUSH_BEFORE),
+       cf_op(CfOp::JUMP, 7, 1),
+       cf_op(CfOp::LOOP_BREAK, 7),
+       cf_op(CfOp::POP, 7, 1),
+       cf_op(CfOp::LOOP_END, 2),
+       /* Three .x reads need three different read cycles. */
+       alu_clause({group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(5, 0)),
+                          with_bank_swizzle(alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(6, 0)), 2),
+                          with_bank_swizzle(alu(AluOp::MOV, kSlotW, dst(2, 3), src_gpr(7, 0)), 4)})}),
+       export_done(2)});
+   Batch b = run_vs(p, vs_info(ChipClass::Evergreen, 2), {vec4f(0, 0, 0, 0)});
+   EXPECT_EQ(b.lanes[0].outputs[0], (Vec4{3, f2u(1.0f), f2u(1.0f), 0}));
+   EXPECT_EQ(b.lanes[0].loop_iterations, 2u);
 }
 
 TEST(R600Emu, ExecutableListsTheProgram)
