@@ -75,7 +75,12 @@ int cmd_optimize(int argc, char **argv)
    r600::sb::SbStats st;
    auto out = r600::sb::sb_optimize(*prog, info, opts, &st, diags);
    std::cerr << st.log;
-   const r600::Program &res = out ? *out : *prog;
+   r600::Program res = out ? *out : *prog;
+   /* The listing prints the addresses stored in the program: lay it out. */
+   if (!r600::layout_program(res, diags)) {
+      print_diags(diags);
+      return 1;
+   }
    auto res_words = r600::assemble(res, diags);
    if (!res_words) {
       print_diags(diags);

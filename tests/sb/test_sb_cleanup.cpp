@@ -131,6 +131,39 @@ TEST(SbGvn, RepeatedComputationReadsTheFirstResult)
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
 }
 
+TEST(SbCopyPropagation, FetchReadsTheCopiedRegister)
+{
+   /* R5 = R1.yxzw gathered by MOVs, then TEX reads R5.xyzw: it reads
+    * R1.yxzw itself and the MOVs go.  A copy from a clause temporary
+    * (R124) is not followed into the fetch clause. */
+   std::vector<AluInstr> movs = {alu(AluOp::MOV, kSlotX, dst(5, 0), src_gpr(1, 1)),
+                                 alu(AluOp::MOV, kSlotY, dst(5, 1), src_gpr(1, 0)),
+                                 alu(AluOp::MOV, kSlotZ, dst(5, 2), src_gpr(1, 2)),
+                                 alu(AluOp::MOV, kSlotW, dst(5, 3), src_gpr(1, 3))};
+   TexInstr tex;
+   tex.src_gpr = 5;
+   tex.dst_gpr = 2;
+   CfInstr fetch;
+   fetch.op = CfOp::TEX;
+   fetch.fetches.push_back(tex);
+   Program p = program(kEg, {alu_clause({group(movs)}), fetch, export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d) && copy_propagation(sh, d) && dce_cleanup(sh, d));
+   const auto &t = std::get<TexInstr>(sh.cf[1].cf.fetches[0]);
+   EXPECT_EQ(t.src_gpr, 1u);
+   EXPECT_EQ(t.src_sel, (std::array<uint8_t, 4>{1, 0, 2, 3}));
+   /* One node must stay: an empty clause cannot be encoded. */
+   EXPECT_EQ(sh.cf[0].alu.groups.size(), 1u);
+   EXPECT_EQ(sh.cf[0].alu.groups[0].nodes.size(), 1u);
+
+   Program q = p;
+   q.cf[0].groups[0].instrs[0].src[0] = src_gpr(124, 1);
+   Shader sq;
+   ASSERT_TRUE(bc_parser(q, sq, d) && copy_propagation(sq, d));
+   EXPECT_EQ(std::get<TexInstr>(sq.cf[1].cf.fetches[0]).src_gpr, 5u);
+}
+
 TEST(SbDce, ExportedAndLaterReadValuesStay)
 {
    /* R2.y is exported, R3.x read by a later clause; R3.y is overwritten

@@ -70,10 +70,81 @@ bool group_fits(ChipClass chip, const AluClause &cl, const GroupNode &g)
    return materialize_group(chip, cl, g.nodes, g.slots, nullptr).has_value();
 }
 
-void propagate_clause(ChipClass chip, AluClause &cl)
+using CopyMap = std::unordered_map<unsigned, Operand>;
+
+/* The fetch clause right after an ALU clause reads registers the clause
+ * often only filled with MOVs (Mesa's backend gathers coordinates that
+ * way): when every channel a fetch reads is a plain copy of a channel of
+ * one register, the fetch reads that register with its swizzle instead.
+ * Each fetch's own writes end the copies they touch. */
+void propagate_into_fetches(CfInstr &cf, CopyMap &copies)
+{
+   auto kill = [&](unsigned gpr, unsigned chan) {
+      const unsigned k = key(gpr, chan);
+      copies.erase(k);
+      for (auto it = copies.begin(); it != copies.end();)
+         if (it->second.value.kind == ValueKind::Gpr &&
+             key(it->second.value.sel, it->second.value.chan) == k)
+            it = copies.erase(it);
+         else
+            ++it;
+   };
+   auto source_of = [&](unsigned gpr, unsigned chan, int &reg, unsigned &src_chan) {
+      auto it = copies.find(key(gpr, chan));
+      /* Clause temporaries (123-127) do not outlive their ALU clause. */
+      if (it == copies.end() || it->second.value.kind != ValueKind::Gpr || it->second.neg ||
+          it->second.abs || it->second.value.sel >= 123)
+         return false;
+      if (reg >= 0 && reg != it->second.value.sel)
+         return false;
+      reg = it->second.value.sel;
+      src_chan = it->second.value.chan;
+      return true;
+   };
+   for (FetchInstr &f : cf.fetches) {
+      if (auto *t = std::get_if<TexInstr>(&f)) {
+         if (!t->src_rel) {
+            int reg = -1;
+            std::array<uint8_t, 4> sel = t->src_sel;
+            bool ok = true;
+            for (unsigned c = 0; c < 4 && ok; c++) {
+               if (t->src_sel[c] > kSelW)
+                  continue;
+               unsigned ch = 0;
+               ok = source_of(t->src_gpr, t->src_sel[c], reg, ch);
+               sel[c] = uint8_t(ch);
+            }
+            if (ok && reg >= 0) {
+               t->src_gpr = uint8_t(reg);
+               t->src_sel = sel;
+            }
+         }
+         if (t->dst_rel)
+            copies.clear();
+         else
+            for (unsigned c = 0; c < 4; c++)
+               if (t->dst_sel[c] != kSelMask)
+                  kill(t->dst_gpr, c);
+      } else if (auto *v = std::get_if<VtxInstr>(&f)) {
+         int reg = -1;
+         unsigned ch = 0;
+         if (!v->src_rel && v->src_sel_x <= kSelW && source_of(v->src_gpr, v->src_sel_x, reg, ch)) {
+            v->src_gpr = uint8_t(reg);
+            v->src_sel_x = uint8_t(ch);
+         }
+         if (v->dst_rel)
+            copies.clear();
+         else
+            for (unsigned c = 0; c < 4; c++)
+               if (v->dst_sel[c] != kSelMask)
+                  kill(v->dst_gpr, c);
+      }
+   }
+}
+
+void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
 {
    /* destination register -> the value it holds a copy of */
-   std::unordered_map<unsigned, Operand> copies;
    for (GroupNode &g : cl.groups) {
       if (!g.fixed) {
          for (uint32_t id : g.nodes) {
@@ -140,9 +211,14 @@ void propagate_clause(ChipClass chip, AluClause &cl)
 bool copy_propagation(Shader &sh, Diagnostics &diags)
 {
    (void)diags;
-   for (CfNode &c : sh.cf)
-      if (c.is_alu)
-         propagate_clause(sh.chip, c.alu);
+   for (size_t i = 0; i < sh.cf.size(); i++) {
+      if (!sh.cf[i].is_alu)
+         continue;
+      CopyMap copies;
+      propagate_clause(sh.chip, sh.cf[i].alu, copies);
+      if (i + 1 < sh.cf.size() && (cf_op_info(sh.cf[i + 1].cf.op).flags & CF_FETCH))
+         propagate_into_fetches(sh.cf[i + 1].cf, copies);
+   }
    return true;
 }
 
