@@ -98,17 +98,27 @@ struct Analysis {
          int32_t i = s.index.value;
          return i >= 0 && size_t(i) < temps.size() ? temps[size_t(i)][c] : uint8_t(K_NONE);
       }
-      case File::Immediate: {
-         int32_t i = s.index.value;
-         if (!s.index.indirect && i >= 0 && size_t(i) < sh.immediates.size() &&
-             sh.immediates[size_t(i)].type != ImmType::Float32)
+      case File::Input: {
+         /* Interpolated fragment inputs are recomputed by the target's own
+          * interpolation hardware (Evergreen INTERP_*), so they carry a
+          * float rounding of their own. */
+         if (sh.processor != Processor::Fragment)
             return K_INT;
-         return K_FLOAT;
+         if (s.index.indirect)
+            return K_FLOAT;
+         const Declaration *d = sh.find_declaration(File::Input, s.index.value);
+         bool interpolated = d && (d->interpolate == Interpolate::Linear ||
+                                   d->interpolate == Interpolate::Perspective ||
+                                   d->interpolate == Interpolate::Color);
+         return interpolated ? K_FLOAT : K_INT;
       }
-      case File::Address:
-         return K_INT;
       default:
-         return K_FLOAT; /* IN, CONST, SV: the caller's data, assume float */
+         /* CONST, SV, immediates (and non-interpolated inputs) reach an output unchanged only
+          * through bit-exact moves and selects, which every target performs
+          * exactly; a tolerance here would let small integers (denormal bit
+          * patterns) compare equal.  Arithmetic on them is classified by the
+          * opcode instead. */
+         return K_INT;
       }
    }
 
