@@ -164,6 +164,31 @@ TEST(SbCopyPropagation, FetchReadsTheCopiedRegister)
    EXPECT_EQ(std::get<TexInstr>(sq.cf[1].cf.fetches[0]).src_gpr, 5u);
 }
 
+TEST(SbCopyPropagation, ExportReadsTheCopiedRegister)
+{
+   /* R2.xy = R1.yx then EXPORT R2.xyzw: R2.zw are not copies, so the
+    * export stays; with R2.zw copied from R1.zw it exports R1.yxzw. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 1)),
+                                                alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 0))})}),
+                             export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d) && copy_propagation(sh, d));
+   EXPECT_EQ(sh.cf[1].cf.exp.gpr, 2u);
+   p.cf[0].groups[0].instrs.push_back(alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 2)));
+   p.cf[0].groups[0].instrs.push_back(alu(AluOp::MOV, kSlotW, dst(2, 3), src_gpr(1, 3)));
+   ASSERT_TRUE(bc_parser(p, sh, d) && copy_propagation(sh, d));
+   EXPECT_EQ(sh.cf[1].cf.exp.gpr, 1u);
+   EXPECT_EQ(sh.cf[1].cf.exp.swizzle, (std::array<uint8_t, 4>{1, 0, 2, 3}));
+   DebugOptions o;
+   o.sb = true;
+   SbStats st;
+   auto out = sb_optimize(p, vs_info(kEg), o, &st, d);
+   ASSERT_TRUE(out);
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(2, 1, 3, 4));
+}
+
 TEST(SbDce, ExportedAndLaterReadValuesStay)
 {
    /* R2.y is exported, R3.x read by a later clause; R3.y is overwritten

@@ -15,12 +15,15 @@ using namespace sbcc::r600::sb::test;
 
 constexpr ChipClass kEg = ChipClass::Evergreen;
 
+/* Four independent ADDs in four groups (ADDs, not MOVs: copies into the
+ * exported register would be propagated into the export). */
 Program four_movs()
 {
-   return program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 3))}),
-                                     group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 2))}),
-                                     group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 1))}),
-                                     group({alu(AluOp::MOV, kSlotW, dst(2, 3), src_gpr(1, 0))})}),
+   auto add = [](unsigned chan, unsigned from) {
+      return alu(AluOp::ADD, chan, dst(2, chan), src_gpr(1, from), one());
+   };
+   return program(kEg, {alu_clause({group({add(kSlotX, 3)}), group({add(kSlotY, 2)}),
+                                     group({add(kSlotZ, 1)}), group({add(kSlotW, 0)})}),
                         export_done(2)});
 }
 
@@ -152,12 +155,12 @@ TEST_F(SbDriver, DumpShowsTheIrAfterEachPass)
    SbStats st;
    Diagnostics d;
    ASSERT_TRUE(sb_optimize(four_movs(), vs_info(kEg), o, &st, d));
-   EXPECT_NE(st.log.find("sb: shader #1 after bc_parser\ncf 0 ALU\n  group 0\n    0: R2.x = MOV "
-                         "R1.w\n  group 1\n"),
+   EXPECT_NE(st.log.find("sb: shader #1 after bc_parser\ncf 0 ALU\n  group 0\n    0: R2.x = ADD "
+                         "R1.w, I249\n  group 1\n"),
              std::string::npos)
       << st.log;
    EXPECT_NE(st.log.find("sb: shader #1 after post_scheduler\ncf 0 ALU\n  group 0\n    0: R2.x = "
-                         "MOV R1.w\n    1: R2.y = MOV R1.z\n"),
+                         "ADD R1.w, I249\n    1: R2.y = ADD R1.z, I249\n"),
              std::string::npos)
       << st.log;
 }

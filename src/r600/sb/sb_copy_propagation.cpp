@@ -142,6 +142,33 @@ void propagate_into_fetches(CfInstr &cf, CopyMap &copies)
    }
 }
 
+/* An EXPORT of one register whose read channels are all plain copies of
+ * one other register's channels exports that register with the swizzle
+ * adjusted (Mesa's backend copies outputs into their export registers). */
+void propagate_into_export(CfInstr &cf, CopyMap &copies)
+{
+   ExportInfo &e = cf.exp;
+   if (e.burst_count != 1 || e.rw_rel)
+      return;
+   int reg = -1;
+   std::array<uint8_t, 4> swz = e.swizzle;
+   for (unsigned c = 0; c < 4; c++) {
+      if (e.swizzle[c] > kSelW)
+         continue;
+      auto it = copies.find(key(e.gpr, e.swizzle[c]));
+      if (it == copies.end() || it->second.value.kind != ValueKind::Gpr || it->second.neg ||
+          it->second.abs || it->second.value.sel >= 123 ||
+          (reg >= 0 && reg != it->second.value.sel))
+         return;
+      reg = it->second.value.sel;
+      swz[c] = it->second.value.chan;
+   }
+   if (reg < 0)
+      return;
+   e.gpr = uint8_t(reg);
+   e.swizzle = swz;
+}
+
 void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
 {
    /* destination register -> the value it holds a copy of */
@@ -216,8 +243,17 @@ bool copy_propagation(Shader &sh, Diagnostics &diags)
          continue;
       CopyMap copies;
       propagate_clause(sh.chip, sh.cf[i].alu, copies);
-      if (i + 1 < sh.cf.size() && (cf_op_info(sh.cf[i + 1].cf.op).flags & CF_FETCH))
-         propagate_into_fetches(sh.cf[i + 1].cf, copies);
+      /* Fetch clauses and exports right after the clause still see the
+       * clause's copies (exports write no registers). */
+      for (size_t j = i + 1; j < sh.cf.size() && !copies.empty(); j++) {
+         CfInstr &next = sh.cf[j].cf;
+         if (cf_op_info(next.op).flags & CF_FETCH)
+            propagate_into_fetches(next, copies);
+         else if (cf_op_info(next.op).enc == CfEncoding::Export)
+            propagate_into_export(next, copies);
+         else
+            break;
+      }
    }
    return true;
 }
