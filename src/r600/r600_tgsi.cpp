@@ -381,11 +381,14 @@ void Translator::begin_dst(const Instruction &in)
       return;
    }
    bool alias = d.index.indirect.has_value();
+   /* Dot products are one group (never split): they may write a source. */
+   const bool atomic = in.opcode == Opcode::DP2 || in.opcode == Opcode::DP3 ||
+                       in.opcode == Opcode::DP4 || in.opcode == Opcode::DPH;
    for (unsigned s = 0; s < in.src.size(); s++) {
       const SrcOperand &src = in.src[s];
       if (prep[s].replaced)
          continue;
-      if (src.file == d.file && src.index.value == d.index.value)
+      if (src.file == d.file && src.index.value == d.index.value && !atomic)
          alias = true;
    }
    if (alias) {

@@ -38,6 +38,32 @@ void Translator::emit_component(const Instruction &in, AluOp op, std::array<int,
    b.flush();
 }
 
+/* A destination that is also a source: one group reads everything before
+ * it writes, so when all channels fit one group no copy is needed. */
+bool Translator::try_in_place(const Instruction &in, AluOp op, std::array<int, 3> order)
+{
+   const unsigned n = alu_op_info(op).num_src;
+   const bool fdst = !(alu_op_info(op).flags & (AF_INT_DST | AF_UINT_DST));
+   const unsigned real = reg_gpr(in.dst[0].file, in.dst[0].index.value);
+   std::vector<PInstr> ps;
+   for (unsigned c = 0; c < 4; c++) {
+      if (!chan_on(in, c))
+         continue;
+      PInstr p;
+      p.op = op;
+      for (unsigned s = 0; s < n; s++)
+         p.src[s] = src(in, unsigned(order[s]), c);
+      p.dst.gpr = uint8_t(real);
+      p.dst.chan = uint8_t(c);
+      p.dst.clamp = sat(in) && fdst;
+      ps.push_back(p);
+   }
+   if (!b.try_group(ps))
+      return false;
+   dst_tmp = false;
+   return true;
+}
+
 /* A scalar result in the trans slot, once per written channel. */
 void Translator::emit_repl_trans(const Instruction &in, AluOp op, const Opnd &a)
 {
@@ -163,6 +189,8 @@ bool Translator::translate_alu(const Instruction &in)
 {
    for (const CompMap &m : kComp)
       if (m.tgsi == in.opcode) {
+         if (dst_tmp && !in.dst[0].index.indirect && try_in_place(in, m.op, m.order))
+            return true;
          emit_component(in, m.op, m.order);
          return true;
       }

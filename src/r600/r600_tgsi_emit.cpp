@@ -460,6 +460,51 @@ void Builder::emit_group(std::vector<PInstr> g)
    failed = true;
 }
 
+bool Builder::try_group(std::vector<PInstr> ps)
+{
+   flush();
+   if (failed || ps.empty())
+      return false;
+   bool used[5] = {};
+   for (PInstr &p : ps) {
+      unsigned slots = alu_slots(chip_, p.op);
+      int slot = -1;
+      if ((slots & kSlotV) && !used[p.dst.chan & 3])
+         slot = p.dst.chan & 3;
+      else if ((slots & kSlotS) && chip_ != ChipClass::Cayman && !used[kSlotT])
+         slot = kSlotT;
+      if (slot < 0)
+         return false;
+      used[slot] = true;
+      p.slot = slot;
+   }
+   std::sort(ps.begin(), ps.end(), [](const PInstr &a, const PInstr &b) { return a.slot < b.slot; });
+   CfInstr *cf = &alu_clause();
+   if (!cf->groups.empty() && clause_slots(*cf) + unsigned(ps.size()) + 2 > kMaxClauseSlots) {
+      open_alu(CfOp::ALU);
+      cf = &prog.cf.back();
+   }
+   AluGroup out;
+   CfInstr trial = *cf;
+   if (place_group(ps, out, &trial)) {
+      cf->kcache = trial.kcache;
+      cf->groups.push_back(out);
+      alu_groups++;
+      return true;
+   }
+   if (!cf->groups.empty() && cf->op == CfOp::ALU) {
+      CfInstr empty;
+      if (place_group(ps, out, &empty)) {
+         open_alu(CfOp::ALU);
+         prog.cf.back().kcache = empty.kcache;
+         prog.cf.back().groups.push_back(out);
+         alu_groups++;
+         return true;
+      }
+   }
+   return false;
+}
+
 size_t Builder::emit_cf(CfOp op)
 {
    close_alu();

@@ -74,6 +74,10 @@ class Builder {
    void add(const PInstr &p);
    /* Four instructions occupying x, y, z, w of one group (DOT4, CUBE, INTERP). */
    void add_reduction(const std::array<PInstr, 4> &ps);
+   /* Emits `ps` as exactly one group (after the pending one), or nothing
+    * and false when they cannot share a group.  Lets a destination that
+    * is also a source be written in place: VLIW reads before it writes. */
+   bool try_group(std::vector<PInstr> ps);
    /* Ends the pending group: everything added later reads its results. */
    void flush();
    /* Ends the current ALU clause (before a non-ALU CF instruction). */
