@@ -192,12 +192,63 @@ bool other_state(const std::string &name, std::array<float, 4> &out)
       {"state.material.back.shininess", {0, 0, 0, 1}},
       {"state.lightmodel.ambient", {0.2f, 0.2f, 0.2f, 1}},
       {"state.point.size", {1, 0, 0, 1}},
+      {"state.point.attenuation", {1, 0, 0, 1}},
    };
    auto it = defaults.find(name);
-   if (it == defaults.end())
-      return false;
-   out = it->second;
-   return true;
+   if (it != defaults.end()) {
+      out = it->second;
+      return true;
+   }
+   /* Indexed state, with GL's initial values (light 0 is the white one). */
+   int n = 0;
+   char rest[64] = {0};
+   auto light = [](int i, const std::string &p, std::array<float, 4> &v) {
+      float on = i == 0 ? 1.0f : 0.0f;
+      if (p == "ambient")
+         v = {0, 0, 0, 1};
+      else if (p == "diffuse" || p == "specular")
+         v = {on, on, on, 1};
+      else if (p == "position")
+         v = {0, 0, 1, 0};
+      else if (p == "attenuation")
+         v = {1, 0, 0, 0};
+      else if (p == "spot.direction")
+         v = {0, 0, -1, -1};
+      else if (p == "half")
+         v = {0, 0, 1, 1};
+      else
+         return false;
+      return true;
+   };
+   if (sscanf(name.c_str(), "state.light[%d].%63s", &n, rest) == 2 && n >= 0 && n < 8)
+      return light(n, rest, out);
+   char face[16] = {0};
+   if (sscanf(name.c_str(), "state.lightprod[%d].%15[a-z].%63s", &n, face, rest) == 3 &&
+       n >= 0 && n < 8) {
+      /* Products of light and material colors; alpha is the material's. */
+      std::array<float, 4> l, m;
+      if (!light(n, rest, l) ||
+          !other_state("state.material." + std::string(face) + "." + rest, m))
+         return false;
+      out = {l[0] * m[0], l[1] * m[1], l[2] * m[2], m[3]};
+      return true;
+   }
+   if (name == "state.lightmodel.front.scenecolor" || name == "state.lightmodel.back.scenecolor") {
+      /* emission + ambient * lightmodel ambient; alpha: material diffuse. */
+      out = {0.04f, 0.04f, 0.04f, 0.8f};
+      return true;
+   }
+   if (sscanf(name.c_str(), "state.texgen[%d].%15[a-z].%63s", &n, face, rest) == 3) {
+      std::string c = rest;
+      out = {c == "s" ? 1.0f : 0.0f, c == "t" ? 1.0f : 0.0f, 0, 0};
+      return c == "s" || c == "t" || c == "r" || c == "q";
+   }
+   if (sscanf(name.c_str(), "state.clip[%d].plane", &n) == 1 ||
+       sscanf(name.c_str(), "state.texenv[%d].color", &n) == 1) {
+      out = {0, 0, 0, 0};
+      return true;
+   }
+   return false;
 }
 
 const char *stage_label(StageKind k)

@@ -219,3 +219,23 @@ TEST(RunTest, MutatedTestsNeverCrash)
    }
    EXPECT_GE(ran, 10u); /* most mutations break parsing; 14 of 300 run */
 }
+
+TEST(RunTest, ArbGlStateDefaults)
+{
+   /* light 0 diffuse (1,1,1,1) * front material diffuse (0.8,0.8,0.8,1);
+    * fog params (density 1, start 0, end 1, 1/(end-start) 1) scaled. */
+   Outcome o = run("[vertex program]\n!!ARBvp1.0\n"
+                   "PARAM p = state.lightprod[0].front.diffuse;\n"
+                   "PARAM f = state.fog.params;\n"
+                   "MOV result.position, vertex.position;\n"
+                   "MUL result.color.xyz, p, 0.5;\n"
+                   "MUL result.color.w, f.z, 0.5;\nEND\n"
+                   "[test]\ndraw rect -1 -1 2 2\nprobe all rgba 0.4 0.4 0.4 0.5\n");
+   EXPECT_EQ(o.status, TestStatus::Pass) << o.diags;
+   for (const auto &m : o.messages)
+      ADD_FAILURE() << m;
+   Outcome bad = run("[vertex program]\n!!ARBvp1.0\nPARAM p = state.light[9].diffuse;\n"
+                     "MOV result.position, vertex.position;\nMOV result.color, p;\nEND\n"
+                     "[test]\ndraw rect -1 -1 2 2\n");
+   EXPECT_EQ(bad.status, TestStatus::Error);
+}
