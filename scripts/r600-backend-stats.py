@@ -47,7 +47,7 @@ def main():
     ap.add_argument("--chip", default=None, help="Mesa CSV chip (CYPRESS, RV770)")
     ap.add_argument("--corpus", default=None)
     ap.add_argument("paths", nargs="*")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     if a.paths:
         rows = sbcc_stats(a.sbcc, a.target, a.paths)
         print("%d shaders: %s" % (len(rows), fmt(totals(rows.values()))))
