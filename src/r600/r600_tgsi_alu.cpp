@@ -2,6 +2,7 @@
  * TGSI opcode lowering for the plain r600 translator: one TGSI instruction
  * becomes a few ALU groups (or a fetch) writing the destination channels.
  */
+#include <algorithm>
 #include <cmath>
 
 #include "r600/r600_tgsi_impl.h"
@@ -62,6 +63,45 @@ bool Translator::try_in_place(const Instruction &in, AluOp op, std::array<int, 3
       return false;
    dst_tmp = false;
    return true;
+}
+
+/* R700 has no BFE: shifts and masks with the D3D11 rules of
+ * docs/semantics.md (bits == 0 -> 0; off + bits >= 32 -> src >> off). */
+void Translator::emit_bfe_r700(const Instruction &in, bool is_signed)
+{
+   const unsigned off = scratch(), bits = scratch(), sum = scratch(), v = scratch(),
+                  w = scratch();
+   auto each = [&](auto fn) {
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            fn(c);
+      b.flush();
+   };
+   each([&](unsigned c) { b.add(AluOp::AND_INT, off, c, {src(in, 1, c), imm(31)}); });
+   each([&](unsigned c) { b.add(AluOp::AND_INT, bits, c, {src(in, 2, c), imm(31)}); });
+   each([&](unsigned c) { b.add(AluOp::ADD_INT, sum, c, {gpr(off, c), gpr(bits, c)}); });
+   if (!is_signed) {
+      /* w = (1 << bits) - 1, v = (x >> off) & w */
+      each([&](unsigned c) { b.add(AluOp::LSHL_INT, w, c, {inl(kSrc_1_INT), gpr(bits, c)}); });
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, w, c, {gpr(w, c), inl(kSrc_1_INT)}); });
+      each([&](unsigned c) { b.add(AluOp::LSHR_INT, v, c, {src(in, 0, c), gpr(off, c)}); });
+      each([&](unsigned c) { b.add(AluOp::AND_INT, w, c, {gpr(v, c), gpr(w, c)}); });
+   } else {
+      /* w = (x << (32 - sum)) >> (32 - bits) arithmetic, v = x >> off */
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, w, c, {imm(32), gpr(sum, c)}); });
+      each([&](unsigned c) { b.add(AluOp::LSHL_INT, w, c, {src(in, 0, c), gpr(w, c)}); });
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, v, c, {imm(32), gpr(bits, c)}); });
+      each([&](unsigned c) { b.add(AluOp::ASHR_INT, w, c, {gpr(w, c), gpr(v, c)}); });
+      each([&](unsigned c) { b.add(AluOp::ASHR_INT, v, c, {src(in, 0, c), gpr(off, c)}); });
+   }
+   /* sum >= 32: the plain shift; then bits == 0: 0. */
+   each([&](unsigned c) { b.add(AluOp::SETGE_UINT, sum, c, {gpr(sum, c), imm(32)}); });
+   if (!is_signed)
+      each([&](unsigned c) { b.add(AluOp::LSHR_INT, v, c, {src(in, 0, c), gpr(off, c)}); });
+   each([&](unsigned c) { b.add(AluOp::CNDE_INT, w, c, {gpr(sum, c), gpr(w, c), gpr(v, c)}); });
+   each([&](unsigned c) {
+      b.add(AluOp::CNDE_INT, dst_gpr, c, {gpr(bits, c), inl(kSrc_0), gpr(w, c)});
+   });
 }
 
 /* A scalar result in the trans slot, once per written channel. */
@@ -417,6 +457,10 @@ bool Translator::translate_alu(const Instruction &in)
    case Opcode::UMSB:
    case Opcode::IMSB:
       if (!is_eg_or_later(chip)) {
+         if (in.opcode == Opcode::UBFE || in.opcode == Opcode::IBFE) {
+            emit_bfe_r700(in, in.opcode == Opcode::IBFE);
+            return true;
+         }
          error(in.loc, "r600 backend: " + std::string(in.info().name) + " needs Evergreen");
          return true;
       }
@@ -487,10 +531,7 @@ bool Translator::translate_alu(const Instruction &in)
 void Translator::translate_tex(const Instruction &in)
 {
    const SrcOperand &unit = in.src.back();
-   if (unit.index.indirect && !is_eg_or_later(chip)) {
-      error(in.loc, "r600 backend: indirect sampler selection needs Evergreen");
-      return;
-   }
+
    const TextureTarget tt = in.tex_target;
    if (tt == TextureTarget::CubeArray || tt == TextureTarget::ShadowCubeArray) {
       error(in.loc, "r600 backend: cube map arrays are not supported");
@@ -626,18 +667,57 @@ void Translator::translate_tex(const Instruction &in)
    }
    if (t.op == FetchOp::LD || t.op == FetchOp::GET_TEXTURE_RESINFO)
       t.coord_type = {false, false, false, false};
-   if (unit.index.indirect) {
-      /* Evergreen: the index goes AR.x -> CF_IDX0 in an ALU clause; the
-       * fetch adds CF_IDX0 to its resource and sampler ids. */
-      b.close_alu();
-      b.add(AluOp::MOVA_INT, 0, 0, {index_opnd(*unit.index.indirect)}, false, false);
+   if (unit.index.indirect && !is_eg_or_later(chip)) {
+      /* R700 has no fetch index: one predicated fetch per declared unit
+       * (the index is dynamically uniform, so at most one branch runs;
+       * an out-of-range index leaves the result 0 as in the reference). */
+      const int units = std::max(sh.file_size(File::Sampler), sh.file_size(File::SamplerView));
+      unsigned idx = scratch();
+      b.add(AluOp::ADD_INT, idx, 0,
+            {index_opnd(*unit.index.indirect), imm(uint32_t(unit.index.value))});
+      for (unsigned c = 0; c < 4; c++)
+         b.add(AluOp::MOV, res, c, {inl(kSrc_0)});
       b.flush();
-      b.add(AluOp::SET_CF_IDX0, 0, 0, {inl(kSrc_0)}, false, false);
-      b.close_alu();
-      t.resource_index_mode = 1;
-      t.sampler_index_mode = 1;
+      for (int k = 0; k < units; k++) {
+         b.close_alu();
+         b.open_alu(CfOp::ALU_PUSH_BEFORE);
+         PInstr p;
+         p.op = AluOp::PRED_SETE_INT;
+         p.src[0] = gpr(idx, 0);
+         p.src[1] = imm(uint32_t(k));
+         p.dst.gpr = uint8_t(idx);
+         p.dst.write = false;
+         p.update_exec = true;
+         p.update_pred = true;
+         b.add(p);
+         b.close_alu();
+         push_level(false);
+         size_t jump = b.emit_cf(CfOp::JUMP);
+         TexInstr tk = t;
+         tk.resource_id = uint8_t(k);
+         tk.sampler_id = uint8_t(k);
+         b.add_fetch(tk, coord, res);
+         size_t pop = b.emit_cf(CfOp::POP);
+         b.prog.cf[pop].pop_count = 1;
+         b.prog.cf[pop].target = uint32_t(pop + 1);
+         b.prog.cf[jump].target = uint32_t(pop + 1);
+         b.prog.cf[jump].pop_count = 1;
+         pushes--;
+      }
+   } else {
+      if (unit.index.indirect) {
+         /* Evergreen: the index goes AR.x -> CF_IDX0 in an ALU clause; the
+          * fetch adds CF_IDX0 to its resource and sampler ids. */
+         b.close_alu();
+         b.add(AluOp::MOVA_INT, 0, 0, {index_opnd(*unit.index.indirect)}, false, false);
+         b.flush();
+         b.add(AluOp::SET_CF_IDX0, 0, 0, {inl(kSrc_0)}, false, false);
+         b.close_alu();
+         t.resource_index_mode = 1;
+         t.sampler_index_mode = 1;
+      }
+      b.add_fetch(t, coord, res);
    }
-   b.add_fetch(t, coord, res);
    const bool int_result = in.opcode == Opcode::TXQ;
    for (unsigned c = 0; c < 4; c++)
       if (chan_on(in, c))
