@@ -189,6 +189,57 @@ TEST(SbCopyPropagation, ExportReadsTheCopiedRegister)
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(2, 1, 3, 4));
 }
 
+TEST(SbGprCompaction, UnusedNumbersCloseUpInputsStay)
+{
+   /* R1 is an input and R3 is read before written (loaded from outside):
+    * both keep their numbers; R7 -> R2, R9 -> R4. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MUL, kSlotX, dst(7, 0), src_gpr(1, 0),
+                                                    src_gpr(3, 1))}),
+                                          group({alu(AluOp::ADD, kSlotX, dst(9, 0), src_gpr(7, 0),
+                                                     one()),
+                                                 alu(AluOp::ADD, kSlotY, dst(9, 1), src_gpr(7, 0),
+                                                     one()),
+                                                 alu(AluOp::ADD, kSlotZ, dst(9, 2), src_gpr(7, 0),
+                                                     one()),
+                                                 alu(AluOp::ADD, kSlotW, dst(9, 3), src_gpr(7, 0),
+                                                     one())})}),
+                             export_done(9)});
+   /* (An export of a partly written register would pin it: its other
+    * channels are read before they are written.) */
+   DebugOptions o;
+   o.sb = o.sb_stat = true;
+   SbStats st;
+   Diagnostics d;
+   ShaderInfo info = vs_info(kEg);
+   auto out = sb_optimize(p, info, o, &st, d);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(st.gprs_before, 10u);
+   EXPECT_EQ(st.gprs_after, 5u);
+   EXPECT_EQ(out->cf[0].groups[0].instrs[0].dst.gpr, 2u);
+   EXPECT_EQ(out->cf[0].groups[0].instrs[0].src[1].sel, 3u);
+   EXPECT_EQ(out->cf[1].exp.gpr, 4u);
+   const std::vector<Vec4> in = {vec4f(1.5f, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
+}
+
+TEST(SbGprCompaction, RelativeAddressingLeavesNumbersAlone)
+{
+   AluInstr rel = alu(AluOp::MOV, kSlotX, dst(9, 0), src_gpr(7, 0));
+   rel.src[0].rel = true;
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOVA_INT, kSlotX, dst(0, 0, false),
+                                                    src_gpr(1, 0))}),
+                                          group({rel})}),
+                             export_done(9)});
+   DebugOptions o;
+   o.sb = true;
+   SbStats st;
+   Diagnostics d;
+   auto out = sb_optimize(p, vs_info(kEg), o, &st, d);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(st.gprs_after, st.gprs_before);
+   EXPECT_EQ(out->cf[1].exp.gpr, 9u);
+}
+
 TEST(SbDce, ExportedAndLaterReadValuesStay)
 {
    /* R2.y is exported, R3.x read by a later clause; R3.y is overwritten

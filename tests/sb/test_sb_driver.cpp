@@ -70,7 +70,7 @@ TEST_F(SbDriver, StatLinesNumberShadersFromOne)
    /* One timing line per pass follows. */
    EXPECT_NE(st.log.find("sb: shader #1   post_scheduler"), std::string::npos);
    EXPECT_NE(st.log.find("sb: shader #1   validate"), std::string::npos);
-   EXPECT_EQ(st.times.size(), 8u); /* parser, copy, gvn, dce, scheduler, checker, builder, validate */
+   EXPECT_EQ(st.times.size(), 9u); /* parser, copy, gvn, dce, scheduler, checker, builder, compaction, validate */
    ASSERT_TRUE(sb_optimize(four_movs(), vs_info(kEg), o, &st, d));
    EXPECT_EQ(st.shader_seq, 2u);
    EXPECT_EQ(first_line(st.log).substr(0, 14), "sb: shader #2:");

@@ -105,6 +105,12 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
       st.log += tag + " after post_scheduler\n" + dump_shader(sh);
    ok = ok && timed("sched_checker", [&] { return sched_checker(sh, pd); });
    ok = ok && timed("bc_builder", [&] { return bc_builder(sh, out, pd); });
+   ok = ok && timed("gpr_compaction", [&] {
+      std::vector<LiveSet> live_out, live_in;
+      if (!liveness(sh, live_out, &live_in) || live_in.empty())
+         return true; /* unmodelled CF: keep the numbers */
+      return gpr_compaction(out, info, live_in[0]);
+   });
    std::optional<std::vector<uint32_t>> words_after;
    ok = ok && timed("validate", [&] {
       words_after = assemble(out, pd);

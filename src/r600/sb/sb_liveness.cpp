@@ -84,7 +84,7 @@ void fetch_transfer(const CfInstr &cf, LiveSet &live)
 
 } // namespace
 
-bool liveness(const Shader &sh, std::vector<LiveSet> &live_out)
+bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<LiveSet> *live_in_out)
 {
    const size_t n = sh.cf.size();
    live_out.assign(n, LiveSet());
@@ -168,6 +168,8 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out)
          }
       }
    }
+   if (live_in_out)
+      *live_in_out = std::move(live_in);
    return true;
 }
 

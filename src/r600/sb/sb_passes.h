@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/diag.h"
+#include "r600/r600_shader_info.h"
 #include "r600/sb/sb_ir.h"
 
 namespace sbcc::r600::sb {
@@ -32,7 +33,8 @@ bool gvn(Shader &sh, Diagnostics &diags);
  * Returns false when the CF uses something the graph does not model
  * (subroutines, jump tables); callers then assume everything is live. */
 using LiveSet = std::bitset<128 * 4>;
-bool liveness(const Shader &sh, std::vector<LiveSet> &live_out);
+bool liveness(const Shader &sh, std::vector<LiveSet> &live_out,
+              std::vector<LiveSet> *live_in = nullptr);
 
 /* Removes ALU nodes in non-fixed groups whose result nobody reads, using
  * liveness; empty groups disappear (a clause keeps at least one node). */
@@ -61,6 +63,12 @@ std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
 
 /* All groups of a clause in hardware form (fixed ones verbatim). */
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl);
+
+/* Renumbers GPRs downwards to drop unused numbers (not allocation: ranges
+ * are not shared); hardware-loaded registers keep theirs, and so does any
+ * register in `entry_live` (read before written: loaded from outside).
+ * On the built program, before validation. */
+bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_live);
 
 /* Read-port model shared by the scheduler and the builder: picks bank
  * swizzles for a group's instructions (slot order; selectors final).
