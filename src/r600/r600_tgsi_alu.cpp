@@ -4,6 +4,7 @@
  */
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "r600/r600_tgsi_impl.h"
 
@@ -102,6 +103,85 @@ void Translator::emit_bfe_r700(const Instruction &in, bool is_signed)
    each([&](unsigned c) {
       b.add(AluOp::CNDE_INT, dst_gpr, c, {gpr(bits, c), inl(kSrc_0), gpr(w, c)});
    });
+}
+
+/* Integer division as Mesa: RECIP_UINT estimate, quotient from the high
+ * product, one correction either way; x/0 and x%0 give 0xffffffff before
+ * the sign fix-up (docs/semantics.md).  Signed forms divide magnitudes. */
+void Translator::emit_divmod(const Instruction &in)
+{
+   const bool is_signed = in.opcode == Opcode::IDIV || in.opcode == Opcode::MOD;
+   const bool mod = in.opcode == Opcode::UMOD || in.opcode == Opcode::MOD;
+   const unsigned N = scratch(), D = scratch(), Q = scratch(), P = scratch(), R = scratch(),
+                  G = scratch(), O = scratch();
+   auto each = [&](auto fn) {
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            fn(c);
+      b.flush();
+   };
+   auto trans = [&](AluOp op, unsigned dst, std::function<std::vector<Opnd>(unsigned)> srcs) {
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c)) {
+            auto v = srcs(c);
+            PInstr p;
+            p.op = op;
+            for (size_t k = 0; k < v.size() && k < 3; k++)
+               p.src[k] = v[k];
+            p.dst.gpr = uint8_t(dst);
+            p.dst.chan = uint8_t(c);
+            b.add(p);
+            b.flush();
+         }
+   };
+   if (is_signed) {
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, N, c, {inl(kSrc_0), src(in, 0, c)}); });
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, D, c, {inl(kSrc_0), src(in, 1, c)}); });
+      each([&](unsigned c) { b.add(AluOp::MAX_INT, N, c, {src(in, 0, c), gpr(N, c)}); });
+      each([&](unsigned c) { b.add(AluOp::MAX_INT, D, c, {src(in, 1, c), gpr(D, c)}); });
+   } else {
+      each([&](unsigned c) { b.add(AluOp::MOV, N, c, {src(in, 0, c)}); });
+      each([&](unsigned c) { b.add(AluOp::MOV, D, c, {src(in, 1, c)}); });
+   }
+   trans(AluOp::RECIP_UINT, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(D, c)}; });
+   trans(AluOp::MULHI_UINT, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(N, c), gpr(Q, c)}; });
+   trans(AluOp::MULLO_UINT, P, [&](unsigned c) { return std::vector<Opnd>{gpr(Q, c), gpr(D, c)}; });
+   each([&](unsigned c) { b.add(AluOp::SUB_INT, R, c, {gpr(N, c), gpr(P, c)}); });
+   each([&](unsigned c) { b.add(AluOp::SETGE_UINT, G, c, {gpr(R, c), gpr(D, c)}); });
+   each([&](unsigned c) { b.add(AluOp::SETGE_UINT, O, c, {gpr(N, c), gpr(P, c)}); });
+   each([&](unsigned c) { b.add(AluOp::AND_INT, G, c, {gpr(G, c), gpr(O, c)}); });
+   /* P = value + step (up), N = value - step (down), value = Q or R. */
+   const unsigned V = mod ? R : Q;
+   each([&](unsigned c) {
+      if (mod)
+         b.add(AluOp::SUB_INT, P, c, {gpr(R, c), gpr(D, c)});
+      else
+         b.add(AluOp::ADD_INT, P, c, {gpr(Q, c), inl(kSrc_1_INT)});
+   });
+   each([&](unsigned c) {
+      if (mod)
+         b.add(AluOp::ADD_INT, N, c, {gpr(R, c), gpr(D, c)});
+      else
+         b.add(AluOp::SUB_INT, N, c, {gpr(Q, c), inl(kSrc_1_INT)});
+   });
+   each([&](unsigned c) { b.add(AluOp::CNDE_INT, V, c, {gpr(G, c), gpr(V, c), gpr(P, c)}); });
+   each([&](unsigned c) { b.add(AluOp::CNDE_INT, V, c, {gpr(O, c), gpr(N, c), gpr(V, c)}); });
+   each([&](unsigned c) {
+      b.add(AluOp::CNDE_INT, V, c, {gpr(D, c), inl(kSrc_M_1_INT), gpr(V, c)});
+   });
+   if (!is_signed) {
+      each([&](unsigned c) { b.add(AluOp::MOV, dst_gpr, c, {gpr(V, c)}); });
+      return;
+   }
+   /* Sign: of the dividend for MOD, of dividend ^ divisor for IDIV. */
+   each([&](unsigned c) {
+      if (mod)
+         b.add(AluOp::MOV, G, c, {src(in, 0, c)});
+      else
+         b.add(AluOp::XOR_INT, G, c, {src(in, 0, c), src(in, 1, c)});
+   });
+   each([&](unsigned c) { b.add(AluOp::SUB_INT, P, c, {inl(kSrc_0), gpr(V, c)}); });
+   each([&](unsigned c) { b.add(AluOp::CNDGE_INT, dst_gpr, c, {gpr(G, c), gpr(V, c), gpr(P, c)}); });
 }
 
 /* A scalar result in the trans slot, once per written channel. */
@@ -506,6 +586,12 @@ bool Translator::translate_alu(const Instruction &in)
          break;
       }
       }
+      return true;
+   case Opcode::UDIV:
+   case Opcode::UMOD:
+   case Opcode::IDIV:
+   case Opcode::MOD:
+      emit_divmod(in);
       return true;
    case Opcode::ARL:
    case Opcode::UARL: {

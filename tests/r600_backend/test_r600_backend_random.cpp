@@ -115,13 +115,14 @@ struct Gen {
    {
       /* Integers derived from floats, combined, converted back. */
       static const char *op[] = {"UADD", "AND", "OR", "XOR", "IMAX", "IMIN", "UMIN",
-                                 "ISLT", "USGE", "USEQ", "UMUL", "SHL", "USHR"};
+                                 "ISLT", "USGE", "USEQ", "UMUL", "SHL", "USHR",
+                                 "UDIV", "UMOD", "IDIV", "MOD"};
       /* TEMP[13] holds the integers; float instructions never read it
        * (integer bits as floats are denormals and NaNs, where hardware and
        * reference legitimately differ). */
       std::string T = "TEMP[13]";
       line("F2I " + T + ", " + fsrc());
-      line(std::string(op[r.range(13)]) + " " + T + mask() + ", " + T + swz() + ", " + T + swz());
+      line(std::string(op[r.range(17)]) + " " + T + mask() + ", " + T + swz() + ", " + T + swz());
       line("I2F " + fdst() + ", " + T + swz());
    }
 
