@@ -91,6 +91,7 @@ const std::vector<TargetEntry> &target_table()
       {"reference", [] { return std::make_unique<ReferenceTarget>(); }},
       {"evergreen", [] { return std::make_unique<R600Target>("evergreen", r600::ChipClass::Evergreen); }},
       {"r700", [] { return std::make_unique<R600Target>("r700", r600::ChipClass::R700); }},
+      {"r600", [] { return std::make_unique<R600Target>("r600", r600::ChipClass::R600); }},
    };
    return table;
 }

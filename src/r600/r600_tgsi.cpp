@@ -772,8 +772,8 @@ namespace sbcc::r600 {
 std::optional<TgsiCompiled> tgsi_to_r600(const tgsi::Shader &shader, ChipClass chip,
                                          const DebugOptions &debug, Diagnostics &diags)
 {
-   if (chip != ChipClass::Evergreen && chip != ChipClass::R700) {
-      diags.error("r600 backend: only R700 and Evergreen are supported (asked for " +
+   if (chip == ChipClass::Cayman) {
+      diags.error("r600 backend: only R600, R700 and Evergreen are supported (asked for " +
                   std::string(chip_class_name(chip)) + ")");
       return std::nullopt;
    }

@@ -372,6 +372,11 @@ bool Translator::translate_alu(const Instruction &in)
       b.flush();
       b.add(AluOp::ADD, t, 0, {gpr(t, 0), immf(-0.5f)});
       b.flush();
+      if (chip == ChipClass::R600) {
+         /* R600's SIN/COS take radians. */
+         b.add(AluOp::MUL_IEEE, t, 0, {gpr(t, 0), immf(6.283185307179586f)});
+         b.flush();
+      }
       emit_repl_trans(in, in.opcode == Opcode::SIN ? AluOp::SIN : AluOp::COS, gpr(t, 0));
       return true;
    }

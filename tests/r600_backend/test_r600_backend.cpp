@@ -337,7 +337,8 @@ TEST(R600BackendErrors, ChipsNotDone)
    auto c = compile(kVs, r600::ChipClass::Cayman, diags);
    EXPECT_FALSE(c);
    EXPECT_EQ(diags.str(),
-             "error: r600 backend: only R700 and Evergreen are supported (asked for cayman)\n");
+             "error: r600 backend: only R600, R700 and Evergreen are supported (asked for "
+             "cayman)\n");
 }
 
 } // namespace

@@ -289,4 +289,6 @@ TEST(R600BackendRandom, EvergreenDifferential) { run_random(r600::ChipClass::Eve
 
 TEST(R600BackendRandom, R700Differential) { run_random(r600::ChipClass::R700, 500000); }
 
+TEST(R600BackendRandom, R600Differential) { run_random(r600::ChipClass::R600, 900000); }
+
 } // namespace
