@@ -1,6 +1,6 @@
 /*
  * The plain r600 backend over every corpus TGSI shader (suite 'corpus'):
- * each must compile for Evergreen and R700 and agree with the reference
+ * each must compile for Evergreen, R700 and R600 and agree with the reference
  * (runner::verify_shader), except the listed known differences, each with
  * its reason.  Skipped when the corpus is absent ($SBCC_CORPUS, else
  * <source root>/../shared/corpus).
@@ -84,5 +84,6 @@ void run_corpus(r600::ChipClass chip)
 
 TEST(R600BackendCorpus, Evergreen) { run_corpus(r600::ChipClass::Evergreen); }
 TEST(R600BackendCorpus, R700) { run_corpus(r600::ChipClass::R700); }
+TEST(R600BackendCorpus, R600) { run_corpus(r600::ChipClass::R600); }
 
 } // namespace
