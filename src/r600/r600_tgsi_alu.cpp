@@ -592,6 +592,42 @@ bool Translator::translate_alu(const Instruction &in)
       }
       }
       return true;
+   case Opcode::LDEXP: {
+      /* a * 2^b: b clamped to +-300 (beyond, every float result is 0 or inf
+       * already), split as 3q + r with |q|, |r| <= 78 so each power of two
+       * is a normal float and each multiply exact until the last rounding. */
+      const unsigned B = scratch(), Q = scratch(), T = scratch(), F = scratch(), G = scratch();
+      auto each = [&](auto fn) {
+         for (unsigned c = 0; c < 4; c++)
+            if (chan_on(in, c))
+               fn(c);
+         b.flush();
+      };
+      auto trans = [&](AluOp op, unsigned d, unsigned s0) {
+         for (unsigned c = 0; c < 4; c++)
+            if (chan_on(in, c)) {
+               b.add(op, d, c, {gpr(s0, c)});
+               b.flush();
+            }
+      };
+      each([&](unsigned c) { b.add(AluOp::MAX_INT, B, c, {src(in, 1, c), imm(uint32_t(-300))}); });
+      each([&](unsigned c) { b.add(AluOp::MIN_INT, B, c, {gpr(B, c), imm(300)}); });
+      each([&](unsigned c) { b.add(AluOp::ASHR_INT, Q, c, {gpr(B, c), imm(2)}); });
+      each([&](unsigned c) { b.add(AluOp::ADD_INT, T, c, {gpr(Q, c), gpr(Q, c)}); });
+      each([&](unsigned c) { b.add(AluOp::ADD_INT, T, c, {gpr(T, c), gpr(Q, c)}); });
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, T, c, {gpr(B, c), gpr(T, c)}); });
+      trans(AluOp::INT_TO_FLT, F, Q);
+      trans(AluOp::EXP_IEEE, F, F);
+      trans(AluOp::INT_TO_FLT, G, T);
+      trans(AluOp::EXP_IEEE, G, G);
+      each([&](unsigned c) { b.add(AluOp::MUL_IEEE, B, c, {src(in, 0, c), gpr(F, c)}); });
+      each([&](unsigned c) { b.add(AluOp::MUL_IEEE, B, c, {gpr(B, c), gpr(F, c)}); });
+      each([&](unsigned c) { b.add(AluOp::MUL_IEEE, B, c, {gpr(B, c), gpr(F, c)}); });
+      each([&](unsigned c) {
+         b.add(AluOp::MUL_IEEE, dst_gpr, c, {gpr(B, c), gpr(G, c)}, sat(in));
+      });
+      return true;
+   }
    case Opcode::UDIV:
    case Opcode::UMOD:
    case Opcode::IDIV:

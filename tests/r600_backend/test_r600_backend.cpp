@@ -308,11 +308,11 @@ TEST(R600BackendErrors, TooManyGprs)
 TEST(R600BackendErrors, UnsupportedOpcodeHasLocation)
 {
    const char *text = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n"
-                      "  0: LDEXP OUT[0], IN[0], IN[0]\n  1: END\n";
+                      "  0: UMSB OUT[0], IN[0]\n  1: END\n";
    Diagnostics diags;
-   auto c = compile(text, r600::ChipClass::Evergreen, diags);
+   auto c = compile(text, r600::ChipClass::R700, diags);
    EXPECT_FALSE(c);
-   EXPECT_EQ(diags.str(), "t.tgsi:4:6: error: r600 backend: opcode LDEXP is not supported\n");
+   EXPECT_EQ(diags.str(), "t.tgsi:4:6: error: r600 backend: UMSB needs Evergreen\n");
 }
 
 TEST(R600BackendErrors, NestingBeyondTheStack)
