@@ -852,9 +852,66 @@ void Translator::translate_tex(const Instruction &in)
    b.flush();
 }
 
+/* Registers outside what the shader declares (or beyond what the hardware
+ * can address) are refused instead of wrapping into some other GPR. */
+bool Translator::check_operands(const Instruction &in)
+{
+   auto bad = [&](const SourceLoc &loc, File f, int32_t idx) {
+      error(loc.line ? loc : in.loc, "r600 backend: " + std::string(file_name(f)) + "[" +
+                                        std::to_string(idx) + "] is out of range");
+      return false;
+   };
+   auto check = [&](File f, const RegIndex &ri, const std::optional<RegIndex> &dim,
+                    const SourceLoc &loc) {
+      int32_t idx = ri.value;
+      switch (f) {
+      case File::Input:
+      case File::Temporary:
+      case File::Output:
+      case File::Address:
+         if (!ri.indirect && (idx < 0 || idx >= sh.file_size(f)))
+            return bad(loc, f, idx);
+         if (ri.indirect && (idx < -4096 || idx > 4096))
+            return bad(loc, f, idx);
+         break;
+      case File::Immediate:
+         if (idx < 0 || size_t(idx) >= sh.immediates.size())
+            return bad(loc, f, idx);
+         break;
+      case File::Constant:
+         if (idx < -4096 || idx >= 4096 || (!ri.indirect && idx < 0) ||
+             (dim && (dim->value < 0 || dim->value > 15)))
+            return bad(loc, f, idx);
+         break;
+      case File::Sampler:
+      case File::SamplerView:
+         if (idx < 0 || idx > 17)
+            return bad(loc, f, idx);
+         break;
+      default: break;
+      }
+      if (ri.indirect && ri.indirect->file != File::Address &&
+          ri.indirect->file != File::Temporary)
+         return bad(loc, ri.indirect->file, ri.indirect->index);
+      if (ri.indirect && (ri.indirect->index < 0 ||
+                          ri.indirect->index >= sh.file_size(ri.indirect->file)))
+         return bad(loc, ri.indirect->file, ri.indirect->index);
+      return true;
+   };
+   for (const SrcOperand &s : in.src)
+      if (!check(s.file, s.index, s.dimension, s.loc))
+         return false;
+   for (const DstOperand &d : in.dst)
+      if (!check(d.file, d.index, d.dimension, d.loc))
+         return false;
+   return true;
+}
+
 void Translator::translate(const Instruction &in)
 {
    const Opcode op = in.opcode;
+   if (!check_operands(in))
+      return;
    switch (op) {
    case Opcode::NOP:
    case Opcode::END: return;

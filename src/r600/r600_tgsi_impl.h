@@ -67,6 +67,7 @@ class Translator {
 
    /* r600_tgsi_alu.cpp */
    void translate(const tgsi::Instruction &in);
+   bool check_operands(const tgsi::Instruction &in);
    bool translate_alu(const tgsi::Instruction &in);
    void translate_tex(const tgsi::Instruction &in);
    void emit_component(const tgsi::Instruction &in, AluOp op, std::array<int, 3> order);

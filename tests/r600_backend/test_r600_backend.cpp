@@ -342,3 +342,28 @@ TEST(R600BackendErrors, ChipsNotDone)
 }
 
 } // namespace
+
+namespace {
+
+TEST(R600BackendErrors, UndeclaredRegister)
+{
+   const char *text = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL TEMP[0]\n"
+                      "  0: MOV OUT[0], TEMP[7]\n  1: END\n";
+   Diagnostics diags;
+   auto c = compile(text, r600::ChipClass::Evergreen, diags);
+   EXPECT_FALSE(c);
+   EXPECT_EQ(diags.str(), "t.tgsi:5:18: error: TEMP[7] is not declared\n");
+}
+
+TEST(R600BackendErrors, InputOutOfRange)
+{
+   const char *text = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n"
+                      "  0: MOV OUT[0], IN[3]\n  1: END\n";
+   Diagnostics diags;
+   /* Without merging (whose lifetime analysis reports it first). */
+   auto c = compile(text, r600::ChipClass::Evergreen, diags, false);
+   EXPECT_FALSE(c);
+   EXPECT_EQ(diags.str(), "t.tgsi:4:18: error: IN[3] is not declared\n");
+}
+
+} // namespace
