@@ -184,6 +184,111 @@ void Translator::emit_divmod(const Instruction &in)
    each([&](unsigned c) { b.add(AluOp::CNDGE_INT, dst_gpr, c, {gpr(G, c), gpr(V, c), gpr(P, c)}); });
 }
 
+/* R600/R700 have none of Evergreen's bit instructions: BFI, POPC, BREV,
+ * LSB, UMSB and IMSB from shifts and masks (and UINT_TO_FLT's exponent for
+ * the index of a lone bit). */
+void Translator::emit_bits_r700(const Instruction &in)
+{
+   const unsigned V = scratch(), W = scratch(), T = scratch();
+   auto R = [](unsigned r) { return [r](unsigned c) { return gpr(r, c); }; };
+   auto K = [](uint32_t v) { return [v](unsigned) { return imm(v); }; };
+   auto S = [&](unsigned k) { return [&, k](unsigned c) { return src(in, k, c); }; };
+   auto op = [&](AluOp o, unsigned d, auto a, auto b2) {
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c)) {
+            if (alu_op_info(o).num_src == 1)
+               b.add(o, d, c, {a(c)});
+            else
+               b.add(o, d, c, {a(c), b2(c)});
+            if (alu_is_trans_only(chip, o))
+               b.flush();
+         }
+      b.flush();
+   };
+   auto op3 = [&](AluOp o, unsigned d, auto a, auto b2, auto c2) {
+      for (unsigned c = 0; c < 4; c++)
+         if (chan_on(in, c))
+            b.add(o, d, c, {a(c), b2(c), c2(c)});
+      b.flush();
+   };
+   auto none = K(0);
+   /* Index of the single set bit of W (W != 0) into W; -1 when `zero_of` is 0. */
+   auto bit_index = [&](auto zero_of) {
+      op(AluOp::UINT_TO_FLT, W, R(W), none);
+      op(AluOp::LSHR_INT, W, R(W), K(23));
+      op(AluOp::SUB_INT, W, R(W), K(127));
+      op3(AluOp::CNDE_INT, dst_gpr, zero_of, K(0xffffffffu), R(W));
+   };
+   auto swap = [&](unsigned sh, uint32_t mask) {
+      op(AluOp::LSHR_INT, W, R(V), K(sh));
+      op(AluOp::AND_INT, W, R(W), K(mask));
+      op(AluOp::AND_INT, T, R(V), K(mask));
+      op(AluOp::LSHL_INT, T, R(T), K(sh));
+      op(AluOp::OR_INT, V, R(W), R(T));
+   };
+   switch (in.opcode) {
+   case Opcode::BFI:
+      /* mask = ((1 << bits) - 1) << off */
+      op(AluOp::LSHL_INT, W, K(1), S(3));
+      op(AluOp::SUB_INT, W, R(W), K(1));
+      op(AluOp::LSHL_INT, W, R(W), S(2));
+      op(AluOp::LSHL_INT, T, S(1), S(2));
+      op(AluOp::AND_INT, T, R(T), R(W));
+      op(AluOp::NOT_INT, W, R(W), none);
+      op(AluOp::AND_INT, W, S(0), R(W));
+      op(AluOp::OR_INT, dst_gpr, R(T), R(W));
+      break;
+   case Opcode::POPC:
+      op(AluOp::LSHR_INT, W, S(0), K(1));
+      op(AluOp::AND_INT, W, R(W), K(0x55555555u));
+      op(AluOp::SUB_INT, V, S(0), R(W));
+      op(AluOp::LSHR_INT, W, R(V), K(2));
+      op(AluOp::AND_INT, W, R(W), K(0x33333333u));
+      op(AluOp::AND_INT, V, R(V), K(0x33333333u));
+      op(AluOp::ADD_INT, V, R(V), R(W));
+      op(AluOp::LSHR_INT, W, R(V), K(4));
+      op(AluOp::ADD_INT, V, R(V), R(W));
+      op(AluOp::AND_INT, V, R(V), K(0x0f0f0f0fu));
+      op(AluOp::LSHR_INT, W, R(V), K(8));
+      op(AluOp::ADD_INT, V, R(V), R(W));
+      op(AluOp::LSHR_INT, W, R(V), K(16));
+      op(AluOp::ADD_INT, V, R(V), R(W));
+      op(AluOp::AND_INT, dst_gpr, R(V), K(0x3f));
+      break;
+   case Opcode::BREV:
+      op(AluOp::MOV, V, S(0), none);
+      swap(1, 0x55555555u);
+      swap(2, 0x33333333u);
+      swap(4, 0x0f0f0f0fu);
+      swap(8, 0x00ff00ffu);
+      op(AluOp::LSHR_INT, W, R(V), K(16));
+      op(AluOp::LSHL_INT, T, R(V), K(16));
+      op(AluOp::OR_INT, dst_gpr, R(W), R(T));
+      break;
+   case Opcode::LSB:
+      op(AluOp::SUB_INT, W, K(0), S(0));
+      op(AluOp::AND_INT, W, R(W), S(0));
+      bit_index(S(0));
+      break;
+   default: /* UMSB, IMSB */
+      if (in.opcode == Opcode::IMSB) {
+         op(AluOp::NOT_INT, W, S(0), none);
+         op3(AluOp::CNDGE_INT, V, S(0), S(0), R(W));
+      } else {
+         op(AluOp::MOV, V, S(0), none);
+      }
+      /* Smear the top bit down, keep only it. */
+      for (unsigned sh : {1u, 2u, 4u, 8u, 16u}) {
+         op(AluOp::LSHR_INT, W, R(V), K(sh));
+         op(AluOp::OR_INT, V, R(V), R(W));
+      }
+      op(AluOp::LSHR_INT, W, R(V), K(1));
+      op(AluOp::XOR_INT, W, R(V), R(W));
+      bit_index(R(V));
+      break;
+   }
+}
+
 /* A scalar result in the trans slot, once per written channel. */
 void Translator::emit_repl_trans(const Instruction &in, AluOp op, const Opnd &a)
 {
@@ -544,6 +649,10 @@ bool Translator::translate_alu(const Instruction &in)
       if (!is_eg_or_later(chip)) {
          if (in.opcode == Opcode::UBFE || in.opcode == Opcode::IBFE) {
             emit_bfe_r700(in, in.opcode == Opcode::IBFE);
+            return true;
+         }
+         if (in.opcode != Opcode::UBFE && in.opcode != Opcode::IBFE) {
+            emit_bits_r700(in);
             return true;
          }
          error(in.loc, "r600 backend: " + std::string(in.info().name) + " needs Evergreen");

@@ -72,6 +72,7 @@ class Translator {
    void translate_tex(const tgsi::Instruction &in);
    void emit_component(const tgsi::Instruction &in, AluOp op, std::array<int, 3> order);
    void emit_divmod(const tgsi::Instruction &in);
+   void emit_bits_r700(const tgsi::Instruction &in);
    void emit_bfe_r700(const tgsi::Instruction &in, bool is_signed);
    bool try_in_place(const tgsi::Instruction &in, AluOp op, std::array<int, 3> order);
    void emit_repl_trans(const tgsi::Instruction &in, AluOp op, const Opnd &a);

@@ -98,14 +98,18 @@ struct Gen {
       static const char *op2[] = {"ADD", "MUL", "MIN", "MAX", "SLT", "SGE", "SEQ", "SNE",
                                   "DP2", "DP3", "DP4", "DPH", "SGT", "SLE", "DST"};
       static const char *op1[] = {"MOV", "FRC", "FLR", "CEIL", "TRUNC", "ROUND", "ABS",
-                                  "RCP", "EX2", "SSG", "SIN", "COS", "EXP"};
+                                  "RCP", "EX2", "SSG", "EXP"};
       static const char *op3[] = {"MAD", "CMP", "LRP"};
       std::string sat = r.range(6) == 0 ? "_SAT" : "";
       uint32_t k = r.range(10);
       if (k < 5)
          line(std::string(op2[r.range(15)]) + sat + " " + fdst() + ", " + fsrc() + ", " + fsrc());
+      else if (k < 7)
+         line(std::string(op1[r.range(11)]) + sat + " " + fdst() + ", " + fsrc());
       else if (k < 8)
-         line(std::string(op1[r.range(13)]) + sat + " " + fdst() + ", " + fsrc());
+         /* Range reduction of huge angles legitimately differs: inputs only. */
+         line(std::string(r.coin() ? "SIN" : "COS") + sat + " " + fdst() + ", IN[" +
+              std::to_string(r.range(kInputs)) + "]" + swz());
       else
          line(std::string(op3[r.range(3)]) + sat + " " + fdst() + ", " + fsrc() + ", " + fsrc() +
               ", " + fsrc());
@@ -122,7 +126,19 @@ struct Gen {
        * reference legitimately differ). */
       std::string T = "TEMP[13]";
       line("F2I " + T + ", " + fsrc());
-      line(std::string(op[r.range(17)]) + " " + T + mask() + ", " + T + swz() + ", " + T + swz());
+      static const char *un[] = {"BREV", "POPC", "LSB", "UMSB", "IMSB", "INEG", "IABS", "ISSG"};
+      uint32_t form = r.range(6);
+      if (form == 0)
+         line(std::string(un[r.range(8)]) + " " + T + mask() + ", " + T + swz());
+      else if (form == 1)
+         line(std::string(r.coin() ? "UBFE " : "IBFE ") + T + mask() + ", " + T + swz() + ", " +
+              T + swz() + ", " + T + swz());
+      else if (form == 2)
+         line("BFI " + T + mask() + ", " + T + swz() + ", " + T + swz() + ", " + T + swz() + ", " +
+              T + swz());
+      else
+         line(std::string(op[r.range(17)]) + " " + T + mask() + ", " + T + swz() + ", " + T +
+              swz());
       line("I2F " + fdst() + ", " + T + swz());
    }
 
