@@ -307,12 +307,12 @@ TEST(R600BackendErrors, TooManyGprs)
 
 TEST(R600BackendErrors, UnsupportedOpcodeHasLocation)
 {
-   const char *text = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n"
-                      "  0: UMSB OUT[0], IN[0]\n  1: END\n";
+   const char *text = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+                      "  0: DDX_FINE OUT[0], IN[0]\n  1: END\n";
    Diagnostics diags;
    auto c = compile(text, r600::ChipClass::R700, diags);
    EXPECT_FALSE(c);
-   EXPECT_EQ(diags.str(), "t.tgsi:4:6: error: r600 backend: UMSB needs Evergreen\n");
+   EXPECT_EQ(diags.str(), "t.tgsi:4:6: error: r600 backend: fine derivatives need Evergreen\n");
 }
 
 TEST(R600BackendErrors, NestingBeyondTheStack)
