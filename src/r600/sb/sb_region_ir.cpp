@@ -1,0 +1,57 @@
+/*
+ * Node and value bookkeeping of the structured SSA IR.
+ */
+#include "r600/sb/sb_region_ir.h"
+
+namespace sbcc::r600::sb {
+
+Value &Value::operator=(const Value &o)
+{
+   if (this == &o)
+      return *this;
+   kind = o.kind;
+   var = o.var;
+   version = o.version;
+   bank = o.bank;
+   index = o.index;
+   chan = o.chan;
+   resolved = o.resolved;
+   literal = o.literal;
+   neg = o.neg;
+   abs = o.abs;
+   rel = o.rel ? std::make_unique<Value>(*o.rel) : nullptr;
+   base = o.base;
+   mayuse = o.mayuse;
+   maydef = o.maydef;
+   return *this;
+}
+
+Node *RegionShader::create(NodeKind kind)
+{
+   pool.push_back(std::make_unique<Node>());
+   pool.back()->kind = kind;
+   return pool.back().get();
+}
+
+Node *RegionShader::create_region(bool loop)
+{
+   Node *r = create(NodeKind::Region);
+   r->loop = loop;
+   r->id = unsigned(regions.size());
+   regions.push_back(r);
+   return r;
+}
+
+int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
+{
+   auto key = std::make_tuple(int(kind), index, chan);
+   auto it = var_map.find(key);
+   if (it != var_map.end())
+      return it->second;
+   vars.push_back(Var{kind, index, chan});
+   int id = int(vars.size() - 1);
+   var_map.emplace(key, id);
+   return id;
+}
+
+} // namespace sbcc::r600::sb

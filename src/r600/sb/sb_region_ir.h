@@ -1,0 +1,158 @@
+/*
+ * Structured SSA IR of sb (the classic Mesa sb design, see docs/sb.md
+ * "Structured SSA IR"): the control flow of a bytecode Program as a tree of
+ * regions, departs, repeats and ifs, with instruction nodes that point back
+ * into the bytecode model, and values renamed into SSA versions.
+ *
+ * Separate from sb_ir.h (the clause-local register IR used by the existing
+ * passes): this is the foundation for SSA-based passes, RA and scheduling.
+ * May use: the r600 bytecode model and common.
+ */
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/diag.h"
+#include "r600/r600_bytecode.h"
+
+namespace sbcc::r600::sb {
+
+/* A storage location before SSA: what a version number is attached to. */
+enum class VarKind : uint8_t {
+   Gpr,       /* R<index>.<chan> */
+   AddrReg,   /* AR.<chan>, written by MOVA* */
+   LoopIndex, /* aL, the LOOP_START_DX10 counter */
+   Pred,      /* the ALU predicate (PRED_SET* with update_pred) */
+   ExecMask,  /* the active mask (PRED_SET* with update_exec_mask) */
+   Temp,      /* an unwritten result read through PV/PS */
+};
+
+struct Var {
+   VarKind kind = VarKind::Gpr;
+   unsigned index = 0;
+   unsigned chan = 0;
+};
+
+enum class ValueKind : uint8_t {
+   None,    /* no operand (an ALU result that is not written) */
+   Var,     /* a variable at an SSA version */
+   Rel,     /* R[AR + base].chan: indirect access to an array */
+   KCache,  /* constant through a kcache lock */
+   Inline,  /* inline constant selector (0, 1.0, 0.5, ...) */
+   Literal, /* literal dword of the group */
+};
+
+struct Value {
+   ValueKind kind = ValueKind::None;
+   int var = -1;         /* Var: index into RegionShader::vars */
+   unsigned version = 0; /* SSA version; 0 = the value on entry to the shader */
+   /* KCache: bank, constant (when the lock resolves it), set/index otherwise. */
+   unsigned bank = 0, index = 0, chan = 0;
+   bool resolved = false;
+   uint32_t literal = 0; /* Literal bits; Inline: the selector */
+   bool neg = false, abs = false;
+
+   /* Rel: the address (a Var value) and the array elements the access may
+    * read (mayuse) and, for a destination, may write (maydef).  A rel write
+    * keeps the old values of the elements it does not hit, so it uses the
+    * previous versions too. */
+   std::unique_ptr<Value> rel;
+   unsigned base = 0; /* first GPR of the array */
+   std::vector<Value> mayuse;
+   std::vector<Value> maydef;
+
+   Value() = default;
+   Value(const Value &o) { *this = o; }
+   Value &operator=(const Value &o);
+   Value(Value &&) = default;
+   Value &operator=(Value &&) = default;
+};
+
+enum class NodeKind : uint8_t {
+   Root,     /* the whole program: a plain container */
+   Region,   /* entered at the top; left only through its departs */
+   Depart,   /* run the contents, then leave the target region */
+   Repeat,   /* run the contents, then jump to the target region's entry */
+   If,       /* run the contents when cond is true for the lane */
+   Cf,       /* a CF instruction; clause contents are its children */
+   AluGroup, /* one VLIW group */
+   Alu,      /* one ALU instruction */
+   Fetch,    /* one TEX/VTX fetch */
+   Phi,      /* region exit: one source per depart */
+   LoopPhi,  /* region entry: source 0 from outside, one per repeat */
+};
+
+struct Node {
+   NodeKind kind = NodeKind::Root;
+   std::vector<Node *> children;
+   std::vector<Value> dst, src;
+
+   /* Bytecode the node stands for (nullptr when synthetic). */
+   const CfInstr *cf = nullptr;
+   const AluGroup *group = nullptr;
+   const AluInstr *alu = nullptr;
+   const FetchInstr *fetch = nullptr;
+   unsigned cf_index = 0;
+
+   /* Region */
+   unsigned id = 0;
+   bool loop = false;
+   std::vector<Node *> loop_phi, phi;
+   std::vector<Node *> departs, repeats;
+   std::vector<int> defs; /* ssa_prepare: variables written inside, sorted */
+
+   /* Depart / Repeat: the region and the position among its departs/repeats
+    * (the phi / loop_phi source it feeds, minus 1 for repeats). */
+   Node *target = nullptr;
+   unsigned dep_index = 0;
+
+   /* If: the condition, also src[0]. */
+};
+
+struct RegionShader {
+   ChipClass chip = ChipClass::Evergreen;
+   const Program *prog = nullptr;
+   Node *root = nullptr;
+   std::vector<Var> vars;
+   std::vector<Node *> regions;
+   std::vector<std::unique_ptr<Node>> pool;
+
+   Node *create(NodeKind kind);
+   Node *create_region(bool loop);
+   int var_id(VarKind kind, unsigned index, unsigned chan);
+   std::map<std::tuple<int, unsigned, unsigned>, int> var_map;
+};
+
+/* An array that relative GPR addressing may reach: R<first>..R<first+count-1>. */
+struct RelArray {
+   unsigned first = 0;
+   unsigned count = 0;
+};
+
+struct RegionParseOptions {
+   std::vector<RelArray> arrays;
+};
+
+/* Bytecode -> region tree (not yet in SSA).  The program must outlive the
+ * result.  Unsupported constructs: nullopt with a diagnostic naming the CF
+ * index. */
+std::unique_ptr<RegionShader> region_parse(const Program &prog, const RegionParseOptions &opts,
+                                           Diagnostics &diag);
+
+/* Collects the variables written in each region and creates the phi and
+ * loop_phi nodes (sources unset). */
+void ssa_prepare(RegionShader &sh);
+/* Assigns SSA versions to every definition and use, and the phi sources. */
+void ssa_rename(RegionShader &sh);
+
+std::string value_name(const RegionShader &sh, const Value &v);
+/* Indented text dump of the tree with phis and SSA versions. */
+std::string region_dump(const RegionShader &sh);
+
+} // namespace sbcc::r600::sb

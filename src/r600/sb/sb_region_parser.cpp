@@ -1,0 +1,384 @@
+/*
+ * Bytecode Program -> region tree, following the classic sb structure:
+ *
+ *   ALU_PUSH_BEFORE; JUMP else; then; ELSE endif; else; POP
+ *      => region { depart { if (exec_mask) { depart { then } } else } }
+ *   LOOP_START_DX10; body; LOOP_END
+ *      => region loop { repeat { body } }
+ *   LOOP_BREAK => depart (loop) {}      LOOP_CONTINUE => repeat (loop) {}
+ *
+ * so every region is left only through departs and re-entered only through
+ * repeats, which is what gives phi and loop_phi their source counts.
+ * Anything else (calls, ALU_ELSE_AFTER, relative fetches, MEM exports, ...)
+ * is refused with a diagnostic naming the CF index.
+ */
+#include <string>
+
+#include "r600/sb/sb_region_ir.h"
+
+namespace sbcc::r600::sb {
+
+namespace {
+
+constexpr unsigned kMaxDepth = 64; /* bounds recursion on hostile input */
+
+struct Parser {
+   RegionShader &sh;
+   const Program &prog;
+   const RegionParseOptions &opts;
+   Diagnostics &diag;
+   unsigned depth = 0;
+
+   bool fail(unsigned i, const std::string &msg)
+   {
+      std::string op = i < prog.cf.size() ? std::string(cf_op_name(prog.cf[i].op)) : "end";
+      diag.error("cf", SourceLoc{i + 1, 0}, "CF " + std::to_string(i) + " (" + op + "): " + msg);
+      return false;
+   }
+
+   Value var(VarKind k, unsigned index, unsigned chan)
+   {
+      Value v;
+      v.kind = ValueKind::Var;
+      v.var = sh.var_id(k, index, chan);
+      return v;
+   }
+
+   bool rel_value(unsigned i, unsigned gpr, unsigned chan, unsigned index_mode, bool is_dst,
+                  Value &out)
+   {
+      out.kind = ValueKind::Rel;
+      out.base = gpr;
+      out.chan = chan;
+      if (index_mode < 4)
+         out.rel = std::make_unique<Value>(var(VarKind::AddrReg, 0, index_mode));
+      else if (index_mode == 4)
+         out.rel = std::make_unique<Value>(var(VarKind::LoopIndex, 0, 0));
+      else
+         return fail(i, "relative addressing with index mode " + std::to_string(index_mode) +
+                           " is not supported");
+      for (const RelArray &a : opts.arrays) {
+         if (gpr < a.first || gpr >= a.first + a.count)
+            continue;
+         for (unsigned e = a.first; e < a.first + a.count; e++) {
+            out.mayuse.push_back(var(VarKind::Gpr, e, chan));
+            if (is_dst)
+               out.maydef.push_back(var(VarKind::Gpr, e, chan));
+         }
+         return true;
+      }
+      return fail(i, "relative access to R" + std::to_string(gpr) + " outside any declared array");
+   }
+
+   bool alu_src(unsigned i, const CfInstr &cf, const AluGroup &g, const AluInstr &in,
+                const AluSrc &s, Node *prev, Value &out)
+   {
+      switch (src_kind(prog.chip, s.sel)) {
+      case SrcKind::Gpr:
+         if (s.rel) {
+            if (!rel_value(i, s.sel, s.chan, in.index_mode, false, out))
+               return false;
+         } else {
+            out = var(VarKind::Gpr, s.sel, s.chan);
+         }
+         break;
+      case SrcKind::KCache: {
+         unsigned set = src_kcache_set(s.sel), idx = src_kcache_index(s.sel);
+         out.kind = ValueKind::KCache;
+         out.chan = s.chan;
+         auto c = kcache_constant(cf.kcache[set], idx);
+         out.resolved = c.has_value();
+         out.bank = c ? cf.kcache[set].bank : set;
+         out.index = c ? *c : idx;
+         break;
+      }
+      case SrcKind::Inline:
+         out.kind = ValueKind::Inline;
+         out.literal = s.sel;
+         break;
+      case SrcKind::Literal:
+         if (s.chan >= g.literals.size())
+            return fail(i, "literal " + std::to_string(s.chan) + " beyond the group's literals");
+         out.kind = ValueKind::Literal;
+         out.literal = g.literals[s.chan];
+         break;
+      case SrcKind::PV:
+      case SrcKind::PS: {
+         /* PV/PS name the previous group's result: resolve to the value that
+          * instruction defines, giving an unwritten result a temporary. */
+         unsigned slot = src_kind(prog.chip, s.sel) == SrcKind::PS ? unsigned(kSlotT) : s.chan;
+         Node *p = nullptr;
+         for (Node *n : prev ? prev->children : std::vector<Node *>{})
+            if (n->alu->slot == slot)
+               p = n;
+         if (!p)
+            return fail(i, "PV/PS refers to no instruction of the previous group");
+         if (p->dst[0].kind == ValueKind::None)
+            p->dst[0] = var(VarKind::Temp, unsigned(sh.vars.size()), 0);
+         if (p->dst[0].kind != ValueKind::Var)
+            return fail(i, "PV/PS of a relative write is not supported");
+         out = p->dst[0];
+         break;
+      }
+      default:
+         return fail(i, "ALU source selector " + std::to_string(s.sel) + " is not supported");
+      }
+      out.neg = s.neg;
+      out.abs = s.abs;
+      return true;
+   }
+
+   bool alu_clause(unsigned i, Node *cfn)
+   {
+      const CfInstr &cf = prog.cf[i];
+      Node *prev = nullptr;
+      for (const AluGroup &g : cf.groups) {
+         Node *gn = sh.create(NodeKind::AluGroup);
+         gn->group = &g;
+         for (const AluInstr &in : g.instrs) {
+            Node *a = sh.create(NodeKind::Alu);
+            a->alu = &in;
+            a->cf_index = i;
+            unsigned nsrc = alu_op_info(in.op).num_src;
+            for (unsigned k = 0; k < nsrc && k < 3; k++) {
+               Value v;
+               if (!alu_src(i, cf, g, in, in.src[k], prev, v))
+                  return false;
+               a->src.push_back(std::move(v));
+            }
+            if (in.pred_sel == 2 || in.pred_sel == 3)
+               a->src.push_back(var(VarKind::Pred, 0, 0));
+            Value d;
+            if (in.dst.write || alu_is_op3(in.op)) {
+               if (in.dst.rel) {
+                  if (!rel_value(i, in.dst.gpr, in.dst.chan, in.index_mode, true, d))
+                     return false;
+               } else {
+                  d = var(VarKind::Gpr, in.dst.gpr, in.dst.chan);
+               }
+            }
+            a->dst.push_back(std::move(d));
+            unsigned flags = alu_op_info(in.op).flags;
+            if (flags & AF_MOVA)
+               a->dst.push_back(var(VarKind::AddrReg, 0, 0));
+            if (alu_writes_pred(in.op) && in.update_exec_mask)
+               a->dst.push_back(var(VarKind::ExecMask, 0, 0));
+            if (alu_writes_pred(in.op) && in.update_pred)
+               a->dst.push_back(var(VarKind::Pred, 0, 0));
+            gn->children.push_back(a);
+         }
+         cfn->children.push_back(gn);
+         prev = gn;
+      }
+      return true;
+   }
+
+   bool fetch_clause(unsigned i, Node *cfn)
+   {
+      for (const FetchInstr &f : prog.cf[i].fetches) {
+         Node *n = sh.create(NodeKind::Fetch);
+         n->fetch = &f;
+         n->cf_index = i;
+         if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
+            if (t->src_rel || t->dst_rel)
+               return fail(i, "relative fetch addressing is not supported");
+            for (unsigned c = 0; c < 4; c++)
+               if (t->src_sel[c] < 4)
+                  n->src.push_back(var(VarKind::Gpr, t->src_gpr, t->src_sel[c]));
+            for (unsigned c = 0; c < 4; c++)
+               if (t->dst_sel[c] != kSelMask)
+                  n->dst.push_back(var(VarKind::Gpr, t->dst_gpr, c));
+         } else {
+            const VtxInstr &v = std::get<VtxInstr>(f);
+            if (v.src_rel || v.dst_rel)
+               return fail(i, "relative fetch addressing is not supported");
+            n->src.push_back(var(VarKind::Gpr, v.src_gpr, v.src_sel_x & 3));
+            for (unsigned c = 0; c < 4; c++)
+               if (v.dst_sel[c] != kSelMask)
+                  n->dst.push_back(var(VarKind::Gpr, v.dst_gpr, c));
+         }
+         cfn->children.push_back(n);
+      }
+      return true;
+   }
+
+   Node *cf_node(unsigned i)
+   {
+      Node *n = sh.create(NodeKind::Cf);
+      n->cf = &prog.cf[i];
+      n->cf_index = i;
+      return n;
+   }
+
+   Node *jump_node(NodeKind k, Node *target)
+   {
+      Node *n = sh.create(k);
+      n->target = target;
+      auto &list = k == NodeKind::Depart ? target->departs : target->repeats;
+      n->dep_index = unsigned(list.size());
+      list.push_back(n);
+      return n;
+   }
+
+   /* ALU_PUSH_BEFORE at i (already added): returns the index after the if. */
+   std::optional<unsigned> parse_if(unsigned i, unsigned end, Node *parent, Node *loop)
+   {
+      unsigned j = i + 1;
+      if (j >= end || prog.cf[j].op != CfOp::JUMP) {
+         fail(i, "ALU_PUSH_BEFORE not followed by JUMP");
+         return std::nullopt;
+      }
+      unsigned t = prog.cf[j].target;
+      if (t <= j || t > end) {
+         fail(j, "jump target " + std::to_string(t) + " outside the enclosing block");
+         return std::nullopt;
+      }
+      bool has_else = t < end && prog.cf[t].op == CfOp::ELSE;
+      unsigned after = has_else ? prog.cf[t].target : t;
+      if (has_else && (after <= t + 1 || after > end)) {
+         fail(t, "else target " + std::to_string(after) + " outside the enclosing block");
+         return std::nullopt;
+      }
+      unsigned last = after - 1, branch_end;
+      CfOp lop = prog.cf[last].op;
+      if (last > (has_else ? t : j) && lop == CfOp::POP)
+         branch_end = last;
+      else if (last > (has_else ? t : j) &&
+               (lop == CfOp::ALU_POP_AFTER || lop == CfOp::ALU_POP2_AFTER))
+         branch_end = after;
+      else {
+         fail(i, "if does not end in POP or ALU_POP_AFTER");
+         return std::nullopt;
+      }
+      unsigned then_end = has_else ? t : branch_end;
+
+      Node *reg = sh.create_region(false);
+      Node *dep_then = jump_node(NodeKind::Depart, reg);
+      Node *dep_else = jump_node(NodeKind::Depart, reg);
+      Node *n_if = sh.create(NodeKind::If);
+      n_if->cf_index = i;
+      n_if->src.push_back(var(VarKind::ExecMask, 0, 0));
+      n_if->children.push_back(dep_then);
+      dep_else->children.push_back(n_if);
+      reg->children.push_back(dep_else);
+      parent->children.push_back(reg);
+      if (!parse(j + 1, then_end, dep_then, loop))
+         return std::nullopt;
+      if (has_else && !parse(t + 1, branch_end, dep_else, loop))
+         return std::nullopt;
+      return after;
+   }
+
+   bool parse(unsigned begin, unsigned end, Node *parent, Node *loop)
+   {
+      if (++depth > kMaxDepth)
+         return fail(begin, "control flow nested deeper than " + std::to_string(kMaxDepth));
+      bool ok = parse_list(begin, end, parent, loop);
+      depth--;
+      return ok;
+   }
+
+   bool parse_list(unsigned begin, unsigned end, Node *parent, Node *loop)
+   {
+      unsigned i = begin;
+      while (i < end) {
+         const CfInstr &cf = prog.cf[i];
+         switch (cf.op) {
+         case CfOp::ALU:
+         case CfOp::ALU_POP_AFTER:
+         case CfOp::ALU_POP2_AFTER:
+         case CfOp::ALU_PUSH_BEFORE:
+         case CfOp::ALU_BREAK:
+         case CfOp::ALU_CONTINUE: {
+            Node *n = cf_node(i);
+            if (!alu_clause(i, n))
+               return false;
+            parent->children.push_back(n);
+            if (cf.op == CfOp::ALU_PUSH_BEFORE) {
+               auto next = parse_if(i, end, parent, loop);
+               if (!next)
+                  return false;
+               i = *next;
+               continue;
+            }
+            if (cf.op == CfOp::ALU_BREAK || cf.op == CfOp::ALU_CONTINUE) {
+               if (!loop)
+                  return fail(i, "break/continue outside a loop");
+               parent->children.push_back(jump_node(
+                  cf.op == CfOp::ALU_BREAK ? NodeKind::Depart : NodeKind::Repeat, loop));
+            }
+            break;
+         }
+         case CfOp::TEX:
+         case CfOp::VTX:
+         case CfOp::VTX_TC: {
+            Node *n = cf_node(i);
+            if (!fetch_clause(i, n))
+               return false;
+            parent->children.push_back(n);
+            break;
+         }
+         case CfOp::EXPORT:
+         case CfOp::EXPORT_DONE: {
+            if (cf.exp.rw_rel)
+               return fail(i, "relative exports are not supported");
+            Node *n = cf_node(i);
+            for (unsigned b = 0; b < cf.exp.burst_count; b++)
+               for (unsigned c = 0; c < 4; c++)
+                  if (cf.exp.swizzle[c] < 4)
+                     n->src.push_back(var(VarKind::Gpr, (cf.exp.gpr + b) & 127, cf.exp.swizzle[c]));
+            parent->children.push_back(n);
+            break;
+         }
+         case CfOp::NOP:
+         case CfOp::CF_END:
+            parent->children.push_back(cf_node(i));
+            break;
+         case CfOp::LOOP_START_DX10:
+         case CfOp::LOOP_START_NO_AL: {
+            unsigned t = cf.target;
+            if (t <= i + 1 || t > end || prog.cf[t - 1].op != CfOp::LOOP_END)
+               return fail(i, "loop target " + std::to_string(t) +
+                                 " is not just after a LOOP_END in the enclosing block");
+            Node *reg = sh.create_region(true);
+            reg->cf_index = i;
+            Node *rep = jump_node(NodeKind::Repeat, reg);
+            reg->children.push_back(rep);
+            parent->children.push_back(reg);
+            if (!parse(i + 1, t - 1, rep, reg))
+               return false;
+            i = t;
+            continue;
+         }
+         case CfOp::LOOP_BREAK:
+         case CfOp::LOOP_CONTINUE:
+            if (!loop)
+               return fail(i, "break/continue outside a loop");
+            parent->children.push_back(
+               jump_node(cf.op == CfOp::LOOP_BREAK ? NodeKind::Depart : NodeKind::Repeat, loop));
+            break;
+         default:
+            return fail(i, "not supported by the region parser here");
+         }
+         i++;
+      }
+      return true;
+   }
+};
+
+} // namespace
+
+std::unique_ptr<RegionShader> region_parse(const Program &prog, const RegionParseOptions &opts,
+                                           Diagnostics &diag)
+{
+   auto sh = std::make_unique<RegionShader>();
+   sh->chip = prog.chip;
+   sh->prog = &prog;
+   sh->root = sh->create(NodeKind::Root);
+   Parser p{*sh, prog, opts, diag};
+   if (!p.parse(0, unsigned(prog.cf.size()), sh->root, nullptr))
+      return nullptr;
+   return sh;
+}
+
+} // namespace sbcc::r600::sb
