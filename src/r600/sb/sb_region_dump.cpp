@@ -8,7 +8,7 @@
 
 #include "r600/sb/sb_region_ir.h"
 
-namespace sbcc::r600::sb {
+namespace sbcc::r600::sb::region {
 
 namespace {
 
@@ -175,4 +175,4 @@ std::string region_dump(const RegionShader &sh)
    return d.out;
 }
 
-} // namespace sbcc::r600::sb
+} // namespace sbcc::r600::sb::region

@@ -3,7 +3,7 @@
  */
 #include "r600/sb/sb_region_ir.h"
 
-namespace sbcc::r600::sb {
+namespace sbcc::r600::sb::region {
 
 Value &Value::operator=(const Value &o)
 {
@@ -54,4 +54,4 @@ int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
    return id;
 }
 
-} // namespace sbcc::r600::sb
+} // namespace sbcc::r600::sb::region

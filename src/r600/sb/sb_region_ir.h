@@ -4,7 +4,7 @@
  * regions, departs, repeats and ifs, with instruction nodes that point back
  * into the bytecode model, and values renamed into SSA versions.
  *
- * Separate from sb_ir.h (the clause-local register IR used by the existing
+ * Namespace sb::region, separate from sb_ir.h (the clause-local register IR of the existing
  * passes): this is the foundation for SSA-based passes, RA and scheduling.
  * May use: the r600 bytecode model and common.
  */
@@ -21,7 +21,7 @@
 #include "common/diag.h"
 #include "r600/r600_bytecode.h"
 
-namespace sbcc::r600::sb {
+namespace sbcc::r600::sb::region {
 
 /* A storage location before SSA: what a version number is attached to. */
 enum class VarKind : uint8_t {
@@ -140,7 +140,7 @@ struct RegionParseOptions {
 };
 
 /* Bytecode -> region tree (not yet in SSA).  The program must outlive the
- * result.  Unsupported constructs: nullopt with a diagnostic naming the CF
+ * result.  Unsupported constructs: nullptr with one diagnostic naming the CF
  * index. */
 std::unique_ptr<RegionShader> region_parse(const Program &prog, const RegionParseOptions &opts,
                                            Diagnostics &diag);
@@ -155,4 +155,4 @@ std::string value_name(const RegionShader &sh, const Value &v);
 /* Indented text dump of the tree with phis and SSA versions. */
 std::string region_dump(const RegionShader &sh);
 
-} // namespace sbcc::r600::sb
+} // namespace sbcc::r600::sb::region

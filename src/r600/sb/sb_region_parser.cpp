@@ -16,7 +16,7 @@
 
 #include "r600/sb/sb_region_ir.h"
 
-namespace sbcc::r600::sb {
+namespace sbcc::r600::sb::region {
 
 namespace {
 
@@ -381,4 +381,4 @@ std::unique_ptr<RegionShader> region_parse(const Program &prog, const RegionPars
    return sh;
 }
 
-} // namespace sbcc::r600::sb
+} // namespace sbcc::r600::sb::region

@@ -14,7 +14,7 @@
 
 #include "r600/sb/sb_region_ir.h"
 
-namespace sbcc::r600::sb {
+namespace sbcc::r600::sb::region {
 
 namespace {
 
@@ -183,4 +183,4 @@ void ssa_rename(RegionShader &sh)
    r.run(sh.root);
 }
 
-} // namespace sbcc::r600::sb
+} // namespace sbcc::r600::sb::region
