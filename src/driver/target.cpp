@@ -2,9 +2,7 @@
 
 #include <functional>
 
-#ifdef SBCC_HAVE_INTERP
 #include "interp/interp.h"
-#endif
 #include "r600/r600_disasm.h"
 #include "r600/r600_target.h"
 
@@ -31,17 +29,10 @@ class ReferenceTarget final : public Target {
    std::unique_ptr<Executable> compile(const tgsi::Shader &shader, const CompileOptions &,
                                        Diagnostics &diags, ShaderStats *stats) override
    {
-#ifdef SBCC_HAVE_INTERP
       auto exe = interp::make_reference_executable(shader, diags);
       if (exe && stats)
          ir_stats(shader, *stats);
       return exe;
-#else
-      (void)shader;
-      (void)stats;
-      diags.error("the reference interpreter is not built into this sbcc");
-      return nullptr;
-#endif
    }
 };
 
@@ -92,6 +83,7 @@ const std::vector<TargetEntry> &target_table()
       {"evergreen", [] { return std::make_unique<R600Target>("evergreen", r600::ChipClass::Evergreen); }},
       {"r700", [] { return std::make_unique<R600Target>("r700", r600::ChipClass::R700); }},
       {"r600", [] { return std::make_unique<R600Target>("r600", r600::ChipClass::R600); }},
+      {"cayman", [] { return std::make_unique<R600Target>("cayman", r600::ChipClass::Cayman); }},
    };
    return table;
 }

@@ -678,7 +678,10 @@ void Translator::emit_exports()
       emit(pos, 1, 60, {4, 4, 4, 5});
       emit(param, 2, 0, {4, 4, 4, 5});
    }
-   b.prog.cf.back().end_of_program = true;
+   if (chip == ChipClass::Cayman)
+      b.emit_cf(CfOp::CF_END); /* Cayman ends on CF_END, not a flag */
+   else
+      b.prog.cf.back().end_of_program = true;
 }
 
 /* ---- Driver ------------------------------------------------------------ */
@@ -772,11 +775,7 @@ namespace sbcc::r600 {
 std::optional<TgsiCompiled> tgsi_to_r600(const tgsi::Shader &shader, ChipClass chip,
                                          const DebugOptions &debug, Diagnostics &diags)
 {
-   if (chip == ChipClass::Cayman) {
-      diags.error("r600 backend: only R600, R700 and Evergreen are supported (asked for " +
-                  std::string(chip_class_name(chip)) + ")");
-      return std::nullopt;
-   }
+
    tgsi::Shader sh = shader;
    if (!tgsi::merge_temps(sh, debug, &diags))
       return std::nullopt;

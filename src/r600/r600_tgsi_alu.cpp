@@ -110,6 +110,10 @@ void Translator::emit_bfe_r700(const Instruction &in, bool is_signed)
  * the sign fix-up (docs/semantics.md).  Signed forms divide magnitudes. */
 void Translator::emit_divmod(const Instruction &in)
 {
+   if (chip == ChipClass::Cayman) {
+      error(in.loc, "r600 backend: integer division needs RECIP_UINT, which Cayman lacks");
+      return;
+   }
    const bool is_signed = in.opcode == Opcode::IDIV || in.opcode == Opcode::MOD;
    const bool mod = in.opcode == Opcode::UMOD || in.opcode == Opcode::MOD;
    const unsigned N = scratch(), D = scratch(), Q = scratch(), P = scratch(), R = scratch(),

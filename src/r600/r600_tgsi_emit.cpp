@@ -205,6 +205,24 @@ bool Builder::fits(const PInstr &p, int &slot) const
 
 void Builder::add(const PInstr &in)
 {
+   const unsigned slots = alu_slots(chip_, in.op);
+   if (chip_ == ChipClass::Cayman &&
+       ((slots & kSlot4) || ((slots & kSlotS) && !(slots & kSlotV)))) {
+      /* Cayman has no trans unit: the op runs in x, y, z (and w for a
+       * reduction or a w result), every slot computing the same value; only
+       * the slot of the wanted channel writes. */
+      flush();
+      unsigned n = (slots & kSlot4) || (in.dst.chan & 3) == 3 ? 4 : 3;
+      for (unsigned k = 0; k < n; k++) {
+         PInstr p = in;
+         p.slot = int(k);
+         p.dst.chan = uint8_t(k);
+         p.dst.write = in.dst.write && k == (in.dst.chan & 3u);
+         pending_.push_back(p);
+      }
+      flush();
+      return;
+   }
    int slot;
    if (!fits(in, slot)) {
       flush();
@@ -391,12 +409,15 @@ void Builder::emit_group(std::vector<PInstr> g)
          return;
       }
    }
-   if (g.size() == 4 && alu_is_reduction(chip_, g[0].op)) {
+   if (g.size() >= 3 && (alu_is_reduction(chip_, g[0].op) ||
+                         (chip_ == ChipClass::Cayman && g[0].op == g.back().op &&
+                          (alu_slots(chip_, g[0].op) & (kSlotS | kSlot4)) &&
+                          !(alu_slots(chip_, g[0].op) & kSlotV)))) {
       /* A reduction cannot be split: gather its sources into two registers
        * (source k of slot c in channel c), which always reads legally. */
       bool copied = false;
       for (unsigned k = 0; k < 2; k++)
-         for (unsigned c = 0; c < 4; c++) {
+         for (unsigned c = 0; c < g.size(); c++) {
             Opnd &o = g[c].src[k];
             if (o.kind == Opnd::Inline)
                continue;
@@ -468,6 +489,8 @@ bool Builder::try_group(std::vector<PInstr> ps)
    bool used[5] = {};
    for (PInstr &p : ps) {
       unsigned slots = alu_slots(chip_, p.op);
+      if ((slots & kSlot4) || (chip_ == ChipClass::Cayman && !(slots & kSlotV)))
+         return false; /* reductions and Cayman's replicated ops: never in place */
       int slot = -1;
       if ((slots & kSlotV) && !used[p.dst.chan & 3])
          slot = p.dst.chan & 3;
@@ -519,7 +542,8 @@ void Builder::add_fetch(const FetchInstr &f, unsigned src_gpr, unsigned dst_gpr)
 {
    close_alu();
    bool vtx = std::holds_alternative<VtxInstr>(f);
-   CfOp op = vtx ? (is_eg_or_later(chip_) ? CfOp::VTX : CfOp::VTX) : CfOp::TEX;
+   /* Cayman has no VTX clause: vertex fetches go into TEX clauses. */
+   CfOp op = vtx && chip_ != ChipClass::Cayman ? CfOp::VTX : CfOp::TEX;
    bool reuse = tex_cf_ >= 0 && size_t(tex_cf_) == prog.cf.size() - 1 &&
                 prog.cf[size_t(tex_cf_)].op == op &&
                 prog.cf[size_t(tex_cf_)].fetches.size() < kMaxTexFetches &&

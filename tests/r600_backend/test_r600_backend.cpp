@@ -331,14 +331,15 @@ TEST(R600BackendErrors, NestingBeyondTheStack)
                           "hardware stack entries\n");
 }
 
-TEST(R600BackendErrors, ChipsNotDone)
+TEST(R600BackendErrors, CaymanDivision)
 {
+   const char *text = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n"
+                      "  0: UDIV OUT[0], IN[0], IN[0]\n  1: END\n";
    Diagnostics diags;
-   auto c = compile(kVs, r600::ChipClass::Cayman, diags);
+   auto c = compile(text, r600::ChipClass::Cayman, diags);
    EXPECT_FALSE(c);
-   EXPECT_EQ(diags.str(),
-             "error: r600 backend: only R600, R700 and Evergreen are supported (asked for "
-             "cayman)\n");
+   EXPECT_EQ(diags.str(), "t.tgsi:4:6: error: r600 backend: integer division needs RECIP_UINT, "
+                          "which Cayman lacks\n");
 }
 
 } // namespace

@@ -54,7 +54,9 @@ struct Gen {
    int loop_counter = 0;
    bool killed = false; /* after a kill, quads are partial: explicit LOD only */
 
-   explicit Gen(uint32_t seed) : r(seed), frag(r.coin()) {}
+   bool division = true; /* Cayman has no RECIP_UINT */
+
+   Gen(uint32_t seed, bool div) : r(seed), frag(r.coin()), division(div) {}
 
    std::string swz()
    {
@@ -137,8 +139,8 @@ struct Gen {
          line("BFI " + T + mask() + ", " + T + swz() + ", " + T + swz() + ", " + T + swz() + ", " +
               T + swz());
       else
-         line(std::string(op[r.range(17)]) + " " + T + mask() + ", " + T + swz() + ", " + T +
-              swz());
+         line(std::string(op[r.range(division ? 17 : 13)]) + " " + T + mask() + ", " + T + swz() +
+              ", " + T + swz());
       line("I2F " + fdst() + ", " + T + swz());
    }
 
@@ -269,7 +271,7 @@ void run_random(r600::ChipClass chip, uint32_t seed_base)
    unsigned passed = 0, budget = 0;
    for (unsigned i = 0; i < n; i++) {
       uint32_t seed = seed_base + i;
-      Gen g(seed);
+      Gen g(seed, chip != r600::ChipClass::Cayman);
       std::string text = g.program();
       Diagnostics diags;
       auto shader = tgsi::parse_tgsi(text, "random.tgsi", diags);
@@ -306,5 +308,7 @@ TEST(R600BackendRandom, EvergreenDifferential) { run_random(r600::ChipClass::Eve
 TEST(R600BackendRandom, R700Differential) { run_random(r600::ChipClass::R700, 500000); }
 
 TEST(R600BackendRandom, R600Differential) { run_random(r600::ChipClass::R600, 900000); }
+
+TEST(R600BackendRandom, CaymanDifferential) { run_random(r600::ChipClass::Cayman, 1300000); }
 
 } // namespace
