@@ -2,7 +2,9 @@
 
 #include <functional>
 
+#ifdef SBCC_HAVE_INTERP
 #include "interp/interp.h"
+#endif
 #include "r600/r600_disasm.h"
 #include "r600/r600_target.h"
 
@@ -29,10 +31,17 @@ class ReferenceTarget final : public Target {
    std::unique_ptr<Executable> compile(const tgsi::Shader &shader, const CompileOptions &,
                                        Diagnostics &diags, ShaderStats *stats) override
    {
+#ifdef SBCC_HAVE_INTERP
       auto exe = interp::make_reference_executable(shader, diags);
       if (exe && stats)
          ir_stats(shader, *stats);
       return exe;
+#else
+      (void)shader;
+      (void)stats;
+      diags.error("the reference interpreter is not built into this sbcc");
+      return nullptr;
+#endif
    }
 };
 
