@@ -223,6 +223,31 @@ TEST(SbRegion, IndirectArrayWriteInLoop)
              "cf 9 EXPORT_DONE R2.x.1, R2.y.0, R2.z.0, R2.w.0\n");
 }
 
+TEST(SbRegion, PredicatedWriteBecomesPsi)
+{
+   /* PRED_SETGT sets the predicate only; the MOV writes R2.x where it is
+    * true (pred_sel 3) and the ADD reads the merged value. */
+   AluInstr ps_ = pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero());
+   ps_.update_exec_mask = false;
+   AluInstr mov = alu(AluOp::MOV, kSlotX, dst(2, 0), one());
+   mov.pred_sel = 3;
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({ps_}), group({mov}),
+                  group({alu(AluOp::ADD, kSlotX, dst(2, 1), src_gpr(2, 0), one())})}),
+      export_done(2),
+   });
+   EXPECT_EQ(ssa_dump(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: PRED_SETGT _, PRED.1 = R1.x.0, 0\n"
+             "  group\n"
+             "    x: MOV T3.1 = 1.0, PRED.1\n"
+             "  psi (pred_sel 3) R2.x.1 = PRED.1, T3.1, R2.x.0\n"
+             "  group\n"
+             "    x: ADD R2.y.1 = R2.x.1, 1.0\n"
+             "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R2.z.0, R2.w.0\n");
+}
+
 TEST(SbRegion, RefusesWithDiagnostics)
 {
    /* ALU_PUSH_BEFORE must open an if with a JUMP. */

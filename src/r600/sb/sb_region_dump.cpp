@@ -118,6 +118,9 @@ struct Dumper {
          line(depth, instr_text(std::string(fetch_op_name(op)), n));
          return;
       }
+      case NodeKind::Psi:
+         line(depth, instr_text("psi (pred_sel " + std::to_string(n->alu->pred_sel) + ")", n));
+         return;
       case NodeKind::Phi:
       case NodeKind::LoopPhi:
          return;

@@ -86,6 +86,8 @@ enum class NodeKind : uint8_t {
    Fetch,    /* one TEX/VTX fetch */
    Phi,      /* region exit: one source per depart */
    LoopPhi,  /* region entry: source 0 from outside, one per repeat */
+   Psi,      /* after a predicated write: dst = PRED == pred_sel ? new : old;
+              * src = {PRED, new (a temporary), old}, alu = the instruction */
 };
 
 struct Node {

@@ -168,6 +168,24 @@ struct Parser {
             gn->children.push_back(a);
          }
          cfn->children.push_back(gn);
+         /* A predicated write keeps the old value where the predicate does
+          * not match: the instruction defines a temporary and a psi after
+          * the group merges it with the old value, so every definition of
+          * the GPR stays a full one. */
+         for (Node *a : gn->children) {
+            if ((a->alu->pred_sel != 2 && a->alu->pred_sel != 3) ||
+                a->dst[0].kind != ValueKind::Var)
+               continue;
+            Node *psi = sh.create(NodeKind::Psi);
+            psi->alu = a->alu;
+            psi->cf_index = i;
+            psi->dst.push_back(a->dst[0]);
+            a->dst[0] = var(VarKind::Temp, unsigned(sh.vars.size()), 0);
+            psi->src.push_back(var(VarKind::Pred, 0, 0));
+            psi->src.push_back(a->dst[0]);
+            psi->src.push_back(psi->dst[0]);
+            cfn->children.push_back(psi);
+         }
          prev = gn;
       }
       return true;
