@@ -1,12 +1,12 @@
 #include "driver/target.h"
 
+#include <cstdio>
 #include <functional>
 
-#ifdef SBCC_HAVE_INTERP
 #include "interp/interp.h"
-#endif
 #include "r600/r600_disasm.h"
 #include "r600/r600_target.h"
+#include "r600/sb/sb.h"
 
 namespace sbcc {
 
@@ -31,17 +31,10 @@ class ReferenceTarget final : public Target {
    std::unique_ptr<Executable> compile(const tgsi::Shader &shader, const CompileOptions &,
                                        Diagnostics &diags, ShaderStats *stats) override
    {
-#ifdef SBCC_HAVE_INTERP
       auto exe = interp::make_reference_executable(shader, diags);
       if (exe && stats)
          ir_stats(shader, *stats);
       return exe;
-#else
-      (void)shader;
-      (void)stats;
-      diags.error("the reference interpreter is not built into this sbcc");
-      return nullptr;
-#endif
    }
 };
 
@@ -53,8 +46,27 @@ class R600Target final : public Target {
    std::unique_ptr<Executable> compile(const tgsi::Shader &shader, const CompileOptions &options,
                                        Diagnostics &diags, ShaderStats *stats) override
    {
-      return r600::compile_tgsi_for_r600(shader, chip_, options.chip, options.debug, diags,
-                                         stats);
+      const DebugOptions &debug = options.debug;
+      bool compute = shader.processor == tgsi::Processor::Compute;
+      if (!(compute ? debug.sb_cl : debug.sb))
+         return r600::compile_tgsi_for_r600(shader, chip_, options.chip, debug, diags, stats);
+      r600::BytecodeOptimizer sb = [&debug](const r600::Program &prog,
+                                            const r600::ShaderInfo &info,
+                                            ShaderStats *st) -> std::optional<r600::Program> {
+         r600::sb::SbStats sbstats;
+         Diagnostics sb_diags;
+         auto opt = r600::sb::sb_optimize(prog, info, debug, &sbstats, sb_diags);
+         /* sbstat/sbdump output goes to stderr, as Mesa's does. */
+         if (!sbstats.log.empty())
+            std::fputs(sbstats.log.c_str(), stderr);
+         if (opt && st) {
+            st->set("gprs", sbstats.gprs_after);
+            st->set("alu_groups", sbstats.groups_after);
+         }
+         return opt;
+      };
+      return r600::compile_tgsi_for_r600(shader, chip_, options.chip, debug, diags, stats,
+                                         nullptr, &sb);
    }
    std::vector<uint8_t> binary(const Executable &exe) const override
    {

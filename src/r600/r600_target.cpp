@@ -12,7 +12,8 @@ std::unique_ptr<Executable> compile_tgsi_for_r600(const tgsi::Shader &shader,
                                                   std::string_view chip_name,
                                                   const DebugOptions &debug, Diagnostics &diags,
                                                   ShaderStats *stats,
-                                                  std::vector<uint32_t> *words)
+                                                  std::vector<uint32_t> *words,
+                                                  const BytecodeOptimizer *optimize)
 {
    ChipClass chip = default_chip;
    if (!chip_name.empty()) {
@@ -35,8 +36,26 @@ std::unique_ptr<Executable> compile_tgsi_for_r600(const tgsi::Shader &shader,
       return nullptr;
    if (!validate_program(*decoded, compiled->info, diags))
       return nullptr;
+   ShaderStats plain_stats = compiled->stats;
+   if (optimize) {
+      /* The optimized program must survive the same bytes → model → validator
+       * round trip as the plain one; anything less keeps the plain code. */
+      ShaderStats opt_stats = plain_stats;
+      if (auto opt = (*optimize)(*decoded, compiled->info, &opt_stats)) {
+         Diagnostics opt_diags;
+         auto opt_dw = assemble(*opt, opt_diags);
+         auto opt_decoded = opt_dw ? decode_program(*opt_dw, chip, opt_diags) : std::nullopt;
+         if (opt_decoded && validate_program(*opt_decoded, compiled->info, opt_diags)) {
+            *dw = std::move(*opt_dw);
+            *decoded = std::move(*opt_decoded);
+            plain_stats = opt_stats;
+            plain_stats.set("dw", int64_t(dw->size()));
+            plain_stats.set("cf", int64_t(decoded->cf.size()));
+         }
+      }
+   }
    if (stats)
-      *stats = compiled->stats;
+      *stats = plain_stats;
    if (words)
       *words = *dw;
    return std::make_unique<R600Executable>(std::move(*decoded), compiled->info);
