@@ -7,6 +7,7 @@
 #include <iostream>
 #include <random>
 
+#include "r600/r600_disasm.h"
 #include "r600/sb/sb_region_ir.h"
 #include "sb/sb_test_util.h"
 
@@ -430,6 +431,41 @@ TEST(SbRegion, RandomLayoutsAreRefusedOrParsed)
    EXPECT_GT(refused, 100u);
    EXPECT_GT(regions, 1000u);
    std::cout << accepted << " accepted, " << refused << " refused, " << regions << " regions\n";
+}
+
+TEST(SbRegion, DecodedGarbageIsRefusedOrParsed)
+{
+   /* Random dwords that decode as a program: one error and nullptr, or a
+    * tree that renames and dumps. */
+   std::mt19937 rng(777);
+   unsigned decoded = 0, accepted = 0;
+   for (int iter = 0; iter < 3000; iter++) {
+      std::vector<uint32_t> words(8 + rng() % 56);
+      for (uint32_t &w : words)
+         w = rng();
+      Diagnostics dd;
+      auto prog = decode_program(words, iter % 2 ? ChipClass::Evergreen : ChipClass::R700, dd);
+      if (!prog)
+         continue;
+      decoded++;
+      RegionParseOptions o;
+      o.arrays.push_back(RelArray{0, 128});
+      Diagnostics d;
+      auto sh = region_parse(*prog, o, d);
+      if (!sh) {
+         EXPECT_EQ(d.num_errors(), 1u);
+         continue;
+      }
+      accepted++;
+      ssa_prepare(*sh);
+      ssa_rename(*sh);
+      unsigned regions = 0;
+      check_counts(sh->root, regions);
+      EXPECT_EQ(regions, sh->regions.size());
+      region_dump(*sh);
+   }
+   std::cout << decoded << " of 3000 random images decoded, " << accepted << " parsed\n";
+   EXPECT_GT(decoded, 0u);
 }
 
 } // namespace
