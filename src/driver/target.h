@@ -15,7 +15,6 @@
 #include "common/debug_options.h"
 #include "common/diag.h"
 #include "common/exec.h"
-#include "runner/runner_config.h" /* SBCC_HAVE_*: which components are built */
 #include "tgsi/tgsi_ir.h"
 
 namespace sbcc {

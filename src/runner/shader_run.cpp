@@ -6,12 +6,8 @@
 #include <map>
 #include <sstream>
 
-#ifdef SBCC_HAVE_ARB
 #include "arb/arb_parse.h"
-#endif
-#ifdef SBCC_HAVE_TEXTURE
 #include "texture/texture.h"
-#endif
 
 namespace sbcc::runner {
 
@@ -302,7 +298,6 @@ std::optional<std::vector<LoadedStage>> load_stages(const ShaderTest &test, Diag
          }
          st.shader = std::move(*sh);
       } else {
-#ifdef SBCC_HAVE_ARB
          st.arb = true;
          auto prog = arb::parse_arb(src.text, test.file, local);
          relocate(local, test.file, src.first_line, diags);
@@ -340,12 +335,6 @@ std::optional<std::vector<LoadedStage>> load_stages(const ShaderTest &test, Diag
                st.input_names.resize(in.index + 1);
             st.input_names[in.index] = in.name;
          }
-#else
-         diags.error(test.file, {src.first_line, 1},
-                     "ARB programs are not supported by this build (no ARB front-end)");
-         ok = false;
-         continue;
-#endif
       }
       out.push_back(std::move(st));
    }
@@ -427,12 +416,10 @@ class Executor {
       result_.status = TestStatus::Error;
       return false;
    }
-#ifdef SBCC_HAVE_TEXTURE
    bool texture(const Command &c);
    bool texparameter(const Command &c);
    tex::TextureSet textures_;
    std::map<unsigned, std::shared_ptr<const tex::Texture>> bound_;
-#endif
 
    const ShaderTest &test_;
    const StageCompiler &compile_;
@@ -538,17 +525,9 @@ bool Executor::command(const Command &c)
       return true;
    }
    case CmdKind::Texture:
-#ifdef SBCC_HAVE_TEXTURE
       return texture(c);
-#else
-      return error(c, "textures are not supported by this build (no texture model)");
-#endif
    case CmdKind::TexParameter:
-#ifdef SBCC_HAVE_TEXTURE
       return texparameter(c);
-#else
-      return error(c, "textures are not supported by this build (no texture model)");
-#endif
    case CmdKind::DrawRect: return draw(c);
    case CmdKind::Ortho:
       st_.projection = c.ortho_default
@@ -654,10 +633,8 @@ bool Executor::draw(const Command &c)
    }
 
    Resources vres, fres;
-#ifdef SBCC_HAVE_TEXTURE
    vres.textures = &textures_;
    fres.textures = &textures_;
-#endif
    if (!fill_constants(vs_, vres, true) || !fill_constants(fs_, fres, false))
       return false;
 
@@ -813,7 +790,6 @@ bool Executor::probe(const Command &c)
    return true;
 }
 
-#ifdef SBCC_HAVE_TEXTURE
 bool Executor::texture(const Command &c)
 {
    std::shared_ptr<const tex::Texture> t;
@@ -931,7 +907,6 @@ bool Executor::texparameter(const Command &c)
    }
    return true;
 }
-#endif
 
 } // namespace
 

@@ -31,7 +31,6 @@
 #include "common/diag.h"
 #include "common/exec.h"
 #include "runner/raster.h"
-#include "runner/runner_config.h" /* SBCC_HAVE_*: which components are built */
 #include "runner/shader_test.h"
 #include "tgsi/tgsi_ir.h"
 

@@ -6,14 +6,11 @@
 #include <memory>
 #include <set>
 #include <tuple>
+#include <vector>
 #include <algorithm>
 
-#ifdef SBCC_HAVE_TEXTURE
 #include "texture/texture.h"
-#endif
-#ifdef SBCC_HAVE_INTERP
 #include "interp/compare.h"
-#endif
 
 namespace sbcc::runner {
 
@@ -89,9 +86,8 @@ ValType result_type(const tgsi::Instruction &inst)
 struct Analysis {
    /* (file, index) -> how it is read (inputs, constants) */
    std::map<std::pair<tgsi::File, int64_t>, ValType> reads;
-   /* output index -> written channel mask and per-channel type */
+   /* output index -> written channel mask */
    std::map<int32_t, uint8_t> written;
-   std::map<std::pair<int32_t, int>, ValType> out_type;
 };
 
 int64_t reg_key(const tgsi::SrcOperand &s)
@@ -159,9 +155,6 @@ Analysis analyze(const tgsi::Shader &sh)
       if (!changed)
          break;
    }
-   for (const auto &[key, t] : regs)
-      if (std::get<0>(key) == tgsi::File::Output)
-         a.out_type[{std::get<1>(key), std::get<2>(key)}] = t;
    return a;
 }
 
@@ -198,6 +191,74 @@ uint32_t random_value(Rng &rng, ValType t, bool uniform = false)
    }
 }
 
+/* How a fragment input varies across a quad. */
+enum class InputKind : uint8_t {
+   Independent, /* vertex stages: every lane its own draw */
+   Plane,       /* interpolated: base + ddx * x + ddy * y */
+   Flat,        /* flat interpolation, integers, facing: one value per quad */
+   Position,    /* window position: x and y step by one pixel */
+};
+
+InputKind fragment_input_kind(const tgsi::Shader &sh, const Analysis &an, int index)
+{
+   const tgsi::Declaration *d = sh.find_declaration(tgsi::File::Input, index);
+   if (d && d->semantic == tgsi::Semantic::Position)
+      return InputKind::Position;
+   if (d && (d->interpolate == tgsi::Interpolate::Constant ||
+             d->semantic == tgsi::Semantic::Face || d->semantic == tgsi::Semantic::PrimId))
+      return InputKind::Flat;
+   auto it = an.reads.find({tgsi::File::Input, index});
+   /* Integer bits are never interpolated (GL requires flat for them), and a
+    * value read both ways is treated the same, so its integer uses see a
+    * value a real draw could give. */
+   if (it != an.reads.end() && (it->second == ValType::Int || it->second == ValType::Mixed))
+      return InputKind::Flat;
+   return InputKind::Plane;
+}
+
+/* A small dyadic slope: multiples of 1/256 up to 1/2 (1/16 of the [-4, 4]
+ * input range), so base + ddx + ddy is exact in float and the lanes of a
+ * quad look like one rasterized primitive. */
+float random_slope(Rng &rng) { return float(int32_t(rng.below(257)) - 128) / 256.0f; }
+
+/* Fills the inputs of the four lanes starting at `quad`. */
+void quad_inputs(const std::vector<InputKind> &kinds, const Analysis &an, Rng &rng, Lane *quad)
+{
+   for (unsigned q = 0; q < 4; q++)
+      quad[q].inputs.resize(kinds.size());
+   for (size_t i = 0; i < kinds.size(); i++) {
+      auto it = an.reads.find({tgsi::File::Input, int64_t(i)});
+      ValType t = it == an.reads.end() ? ValType::Float : it->second;
+      for (int c = 0; c < 4; c++) {
+         uint32_t base = random_value(rng, t);
+         float ddx = 0, ddy = 0;
+         switch (kinds[i]) {
+         case InputKind::Independent:
+         case InputKind::Flat: break;
+         case InputKind::Plane:
+            ddx = random_slope(rng);
+            ddy = random_slope(rng);
+            break;
+         case InputKind::Position:
+            if (c == 0)
+               ddx = 1.0f;
+            else if (c == 1)
+               ddy = 1.0f;
+            else {
+               ddx = random_slope(rng);
+               ddy = random_slope(rng);
+            }
+            break;
+         }
+         for (unsigned q = 0; q < 4; q++) {
+            float x = float(q & 1), y = float((q >> 1) & 1);
+            quad[q].inputs[i][c] =
+               ddx == 0 && ddy == 0 ? base : f2u(u2f(base) + ddx * x + ddy * y);
+         }
+      }
+   }
+}
+
 std::string fmt_word(uint32_t w)
 {
    char buf[64];
@@ -213,7 +274,6 @@ std::string fmt_vec(const Vec4 &v)
    return buf;
 }
 
-#ifdef SBCC_HAVE_TEXTURE
 void make_textures(const tgsi::Shader &sh, Rng &rng, tex::TextureSet &set)
 {
    std::map<int32_t, tgsi::TextureTarget> units;
@@ -255,25 +315,12 @@ void make_textures(const tgsi::Shader &sh, Rng &rng, tex::TextureSet &set)
       set.bind(unsigned(unit), t, s);
    }
 }
-#endif
 
 } // namespace
 
 bool float_outputs_match(const tgsi::Shader &, uint32_t ref, uint32_t got)
 {
-#ifdef SBCC_HAVE_INTERP
    return interp::values_match(ref, got, interp::Tolerance::Float);
-#endif
-   if (ref == got)
-      return true;
-   float a = u2f(ref), b = u2f(got);
-   if (std::isnan(a) || std::isnan(b))
-      return std::isnan(a) && std::isnan(b);
-   if (std::isinf(a) || std::isinf(b))
-      return a == b;
-   /* Placeholder until interp's compare.h lands: 1e-4 relative, absolute
-    * below 1, which covers rounding-order differences in dot products. */
-   return std::fabs(a - b) <= 1e-4f * std::max(1.0f, std::fabs(a));
 }
 
 VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
@@ -306,25 +353,33 @@ VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
             cb[i][c] = random_value(rng, t, true);
       }
    }
-#ifdef SBCC_HAVE_TEXTURE
    tex::TextureSet textures;
    make_textures(sh, rng, textures);
    resources.textures = &textures;
-#endif
 
    int n_in = std::max(0, sh.file_size(tgsi::File::Input));
    int n_sv = std::max(0, sh.file_size(tgsi::File::SystemValue));
    int n_out = std::max(0, sh.file_size(tgsi::File::Output));
    Batch batch;
    batch.lanes.resize(n);
+   std::vector<InputKind> in_kinds(size_t(n_in), InputKind::Independent);
+   if (frag)
+      for (int i = 0; i < n_in; i++)
+         in_kinds[i] = fragment_input_kind(sh, an, i);
    for (unsigned l = 0; l < n; l++) {
       Lane &lane = batch.lanes[l];
       lane.inputs.resize(n_in);
-      for (int i = 0; i < n_in; i++) {
-         auto it = an.reads.find({tgsi::File::Input, i});
-         ValType t = it == an.reads.end() ? ValType::Float : it->second;
-         for (int c = 0; c < 4; c++)
-            lane.inputs[i][c] = random_value(rng, t);
+      if (frag) {
+         /* The quad's first lane draws the planes; the others follow it. */
+         if (l % 4 == 0)
+            quad_inputs(in_kinds, an, rng, &batch.lanes[l]);
+      } else {
+         for (int i = 0; i < n_in; i++) {
+            auto it = an.reads.find({tgsi::File::Input, i});
+            ValType t = it == an.reads.end() ? ValType::Float : it->second;
+            for (int c = 0; c < 4; c++)
+               lane.inputs[i][c] = random_value(rng, t);
+         }
       }
       lane.system_values.resize(n_sv);
       for (int i = 0; i < n_sv; i++) {
@@ -334,7 +389,10 @@ VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
              sem == tgsi::Semantic::VertexIdNoBase || sem == tgsi::Semantic::PrimId)
             lane.system_values[i] = {l, l, l, l};
          else if (sem == tgsi::Semantic::Face)
-            lane.system_values[i] = vec4f(rng.below(2) ? 1.0f : -1.0f, 0, 0, 1);
+            /* One primitive covers the quad, so it has one facing. */
+            lane.system_values[i] =
+               frag && l % 4 ? batch.lanes[l - 1].system_values[i]
+                             : vec4f(rng.below(2) ? 1.0f : -1.0f, 0, 0, 1);
          else
             for (int c = 0; c < 4; c++)
                lane.system_values[i][c] = random_float(rng);
@@ -366,11 +424,9 @@ VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
               "] = " + fmt_vec(batch.lanes[l].inputs[i]);
       return s.empty() ? std::string("no inputs") : s;
    };
-#ifdef SBCC_HAVE_INTERP
    /* interp's per-channel classes also widen the tolerance for channels
     * that transcendental opcodes reach. */
    const interp::OutputTolerances tols = interp::derive_tolerances(sh);
-#endif
    static const char chan[] = "xyzw";
    for (unsigned l = 0; l < n; l++) {
       const Lane &a = ref_batch.lanes[l], &b = got_batch.lanes[l];
@@ -390,15 +446,8 @@ VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
             if (!(mask & (1 << c)))
                continue;
             uint32_t x = a.outputs[o][c], y = b.outputs[o][c];
-#ifdef SBCC_HAVE_INTERP
             if (interp::values_match(x, y, tols.at(size_t(o), unsigned(c))))
                continue;
-#else
-            auto it = an.out_type.find({o, c});
-            bool exact = it != an.out_type.end() && it->second == ValType::Int;
-            if (exact ? x == y : float_outputs_match(sh, x, y))
-               continue;
-#endif
             res.status = VerifyStatus::Fail;
             res.message = "lane " + std::to_string(l) + " OUT[" + std::to_string(o) + "]." +
                           chan[c] + ": reference " + fmt_word(x) + ", target " + fmt_word(y) +

@@ -26,7 +26,6 @@
 #include <string>
 
 #include "common/exec.h"
-#include "runner/runner_config.h" /* SBCC_HAVE_*: which components are built */
 #include "tgsi/tgsi_ir.h"
 
 namespace sbcc::runner {

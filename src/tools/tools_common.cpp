@@ -7,9 +7,7 @@
 #include "runner/shader_run.h"
 #include "runner/shader_test.h"
 
-#ifdef SBCC_HAVE_ARB
 #include "arb/arb_parse.h"
-#endif
 
 namespace sbcc::tools {
 
@@ -156,17 +154,12 @@ std::optional<std::vector<NamedStage>> load_shader_file(const std::string &path,
       return out;
    }
    if (ends_with(path, ".vp") || ends_with(path, ".fp") || ends_with(path, ".arb")) {
-#ifdef SBCC_HAVE_ARB
       auto prog = arb::parse_arb(text, path, diags);
       if (!prog)
          return std::nullopt;
       out.push_back({prog->kind == arb::ProgramKind::Vertex ? "vertex" : "fragment",
                      std::move(prog->shader)});
       return out;
-#else
-      diags.error(path, {}, "ARB programs are not supported by this build");
-      return std::nullopt;
-#endif
    }
    diags.error(path, {}, "unknown shader file type (expected .tgsi, .shader_test, .vp, .fp or .arb)");
    return std::nullopt;

@@ -138,3 +138,91 @@ TEST(Verify, BudgetIsNotAPass)
    EXPECT_EQ(r.status, VerifyStatus::Budget);
    EXPECT_EQ(r.message, "reference exceeded the loop budget of 100 iterations");
 }
+
+namespace {
+
+/* Keeps a copy of the inputs it was given, then behaves as `inner`. */
+class RecordingExecutable : public Executable {
+ public:
+   RecordingExecutable(const Executable &inner, std::vector<Lane> &seen)
+      : inner_(inner), seen_(seen)
+   {
+   }
+   RunResult run(const Resources &res, Batch &batch, const RunLimits &lim) const override
+   {
+      seen_ = batch.lanes;
+      return inner_.run(res, batch, lim);
+   }
+   std::string listing() const override { return inner_.listing(); }
+
+ private:
+   const Executable &inner_;
+   std::vector<Lane> &seen_;
+};
+
+float in(const std::vector<Lane> &lanes, size_t l, int i, int c)
+{
+   return u2f(lanes[l].inputs[i][c]);
+}
+
+} // namespace
+
+/* A rasterizer gives a quad values on one plane (derivatives and implicit
+ * LOD depend on it); flat and integer inputs are one value per quad. */
+TEST(Verify, FragmentInputsAreQuadPlanes)
+{
+   tgsi::Shader s = parse("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                          "DCL IN[1], GENERIC[1], CONSTANT\nDCL IN[2], POSITION, LINEAR\n"
+                          "DCL IN[3], GENERIC[2], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+                          "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[0].x, IN[1]\n"
+                          "  2: MOV OUT[0].y, IN[2]\n  3: UADD OUT[0].z, IN[3], IN[3]\n"
+                          "  4: END\n");
+   test::MovExecutable a(s);
+   std::vector<Lane> seen;
+   RecordingExecutable rec(a, seen);
+   VerifyOptions o;
+   o.invocations = 64;
+   verify_shader(s, rec, rec, o);
+   ASSERT_EQ(seen.size(), 64u);
+   bool any_slope = false;
+   for (size_t q = 0; q < 64; q += 4) {
+      for (int c = 0; c < 4; c++) {
+         float ddx = in(seen, q + 1, 0, c) - in(seen, q, 0, c);
+         float ddy = in(seen, q + 2, 0, c) - in(seen, q, 0, c);
+         EXPECT_EQ(in(seen, q + 3, 0, c), in(seen, q, 0, c) + ddx + ddy) << q << " " << c;
+         EXPECT_LE(std::fabs(ddx), 0.5f);
+         EXPECT_LE(std::fabs(ddy), 0.5f);
+         any_slope |= ddx != 0 || ddy != 0;
+         for (size_t l = q + 1; l < q + 4; l++) {
+            EXPECT_EQ(seen[l].inputs[1][c], seen[q].inputs[1][c]); /* flat */
+            EXPECT_EQ(seen[l].inputs[3][c], seen[q].inputs[3][c]); /* integer */
+         }
+      }
+      /* Window position steps by one pixel right and up. */
+      EXPECT_EQ(in(seen, q + 1, 2, 0), in(seen, q, 2, 0) + 1.0f);
+      EXPECT_EQ(in(seen, q + 1, 2, 1), in(seen, q, 2, 1));
+      EXPECT_EQ(in(seen, q + 2, 2, 0), in(seen, q, 2, 0));
+      EXPECT_EQ(in(seen, q + 2, 2, 1), in(seen, q, 2, 1) + 1.0f);
+   }
+   EXPECT_TRUE(any_slope);
+   /* Quads differ from each other. */
+   EXPECT_NE(seen[0].inputs[0], seen[4].inputs[0]);
+}
+
+/* Vertex lanes are separate vertices: no shared plane. */
+TEST(Verify, VertexInputsAreIndependent)
+{
+   tgsi::Shader s = parse("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n"
+                          "  0: MOV OUT[0], IN[0]\n  1: END\n");
+   test::MovExecutable a(s);
+   std::vector<Lane> seen;
+   RecordingExecutable rec(a, seen);
+   verify_shader(s, rec, rec, {});
+   ASSERT_EQ(seen.size(), 64u);
+   int off_plane = 0;
+   for (size_t q = 0; q < 64; q += 4)
+      for (int c = 0; c < 4; c++)
+         off_plane += in(seen, q + 3, 0, c) !=
+                      in(seen, q + 1, 0, c) + in(seen, q + 2, 0, c) - in(seen, q, 0, c);
+   EXPECT_GT(off_plane, 32);
+}
