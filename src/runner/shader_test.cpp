@@ -603,8 +603,10 @@ std::optional<ShaderTest> parse_shader_test(std::string_view text, std::string_v
       }
       }
    }
+   /* Located at the top of the file so every failure names a line (the
+    * fuzz contract), even for an empty file. */
    if (t.stages.empty())
-      diags.error(file, {}, "no shader stage section");
+      diags.error(file, {1, 1}, "no shader stage section");
    if (diags.num_errors() != errors_before)
       return std::nullopt;
    return t;

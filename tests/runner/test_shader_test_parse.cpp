@@ -177,7 +177,7 @@ TEST(ShaderTestParse, MalformedStructure)
    EXPECT_FALSE(parse_shader_test("[fragment shader]\nvoid main() {}\n", "s.shader_test", d));
    ASSERT_EQ(d.all().size(), 2u);
    EXPECT_EQ(d.all()[0].str(), "s.shader_test:1:1: error: unsupported section '[fragment shader]'");
-   EXPECT_EQ(d.all()[1].str(), "s.shader_test: error: no shader stage section");
+   EXPECT_EQ(d.all()[1].str(), "s.shader_test:1:1: error: no shader stage section");
 
    d.clear();
    EXPECT_FALSE(parse_shader_test("[test\n", "s.shader_test", d));
