@@ -362,14 +362,15 @@ VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
    int n_out = std::max(0, sh.file_size(tgsi::File::Output));
    Batch batch;
    batch.lanes.resize(n);
+   const bool quads = frag && opts.quad_coherent_inputs;
    std::vector<InputKind> in_kinds(size_t(n_in), InputKind::Independent);
-   if (frag)
+   if (quads)
       for (int i = 0; i < n_in; i++)
          in_kinds[i] = fragment_input_kind(sh, an, i);
    for (unsigned l = 0; l < n; l++) {
       Lane &lane = batch.lanes[l];
       lane.inputs.resize(n_in);
-      if (frag) {
+      if (quads) {
          /* The quad's first lane draws the planes; the others follow it. */
          if (l % 4 == 0)
             quad_inputs(in_kinds, an, rng, &batch.lanes[l]);
@@ -391,7 +392,7 @@ VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
          else if (sem == tgsi::Semantic::Face)
             /* One primitive covers the quad, so it has one facing. */
             lane.system_values[i] =
-               frag && l % 4 ? batch.lanes[l - 1].system_values[i]
+               quads && l % 4 ? batch.lanes[l - 1].system_values[i]
                              : vec4f(rng.below(2) ? 1.0f : -1.0f, 0, 0, 1);
          else
             for (int c = 0; c < 4; c++)

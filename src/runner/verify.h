@@ -34,6 +34,13 @@ struct VerifyOptions {
    uint64_t seed = 1;
    unsigned invocations = 64; /* rounded up to whole quads for fragment shaders */
    RunLimits limits;
+   /* Fragment inputs vary across each 2x2 quad as one rasterized primitive
+    * would (planes, flat values, pixel-stepped position), so derivatives and
+    * implicit LOD are meaningful.  Off: every lane draws independent values
+    * (what the corpus emulator checks were calibrated on; they do not yet
+    * classify implicit-LOD reads after a non-uniform KILL, which such inputs
+    * expose in Mesa's sb output). */
+   bool quad_coherent_inputs = true;
 };
 
 enum class VerifyStatus : uint8_t { Pass, Fail, Budget, Error };

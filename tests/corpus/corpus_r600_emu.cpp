@@ -237,6 +237,8 @@ Tally run_variant(const std::filesystem::path &dir, const std::string &variant)
       vo.seed = 1;
       vo.invocations = 64;
       vo.limits.max_loop_iterations = 4096;
+      /* Independent lanes: see VerifyOptions::quad_coherent_inputs. */
+      vo.quad_coherent_inputs = false;
       runner::VerifyResult vr = runner::verify_shader(*shader, *ref, exe, vo);
       switch (vr.status) {
       case runner::VerifyStatus::Pass: t.agree++; break;

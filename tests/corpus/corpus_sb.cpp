@@ -146,6 +146,8 @@ TEST_P(CorpusSb, OptimizedCodeAgreesWithReference)
       vo.seed = 1;
       vo.invocations = 64;
       vo.limits.max_loop_iterations = 4096;
+      /* Independent lanes: see VerifyOptions::quad_coherent_inputs. */
+      vo.quad_coherent_inputs = false;
       R600Executable src_exe(*prog, *info, eo);
       if (runner::verify_shader(*shader, *ref, src_exe, vo).status != runner::VerifyStatus::Pass) {
          t.unchecked++;
