@@ -32,7 +32,13 @@ for target in $("$sbcc" targets); do
    "$sbcc" run-test --target="$target" $tests >"$tmp/run" 2>"$tmp/run.err"
    # shellcheck disable=SC2086
    "$sbcc" stats --target="$target" -j "$jobs" $tests >"$tmp/stats" 2>"$tmp/stats.err"
-   awk -v target="$target" -v root="$root/" '
+   awk -v target="$target" -v root="$root/" -v gaps="$root/tests/shaders/known-gaps.txt" '
+      BEGIN {
+         # Tests this target cannot compile yet: reported as GAP, not failed.
+         while ((getline g < gaps) > 0)
+            if (g !~ /^#/ && split(g, w, " ") >= 2 && w[1] == target)
+               gap[w[2]] = 1
+      }
       FNR == NR {
          # stats: "<file> - <stage> shader: <n> <stat>, ..."
          split($0, parts, " - ")
@@ -57,16 +63,27 @@ for target in $("$sbcc" targets); do
          count[res]++
          name = file
          sub(root "tests/shaders/", "", name)
+         if (name in gap) {
+            count[res]--
+            if (res == "ERROR")
+               res = "GAP"
+            else
+               res = res "(listed in known-gaps.txt)"
+            count[res]++
+         }
          printf "%-10s %-5s %-45s %s\n", target, res, name, stats[file]
       }
       END {
          line = ""
          for (i = 1; i <= norder; i++)
             line = line (i > 1 ? ", " : "") total[order[i]] " " order[i]
-         printf "totals %s: %d passed, %d failed, %d errors, %d skipped; %s\n", target,
-                count["PASS"], count["FAIL"], count["ERROR"], count["SKIP"], line
+         printf "totals %s: %d passed, %d failed, %d errors, %d skipped, %d known gaps; %s\n",
+                target, count["PASS"], count["FAIL"], count["ERROR"], count["SKIP"],
+                count["GAP"], line
+         if (count["FAIL"] + count["ERROR"] > 0)
+            exit 1
       }' "$tmp/stats" "$tmp/run"
-   if grep -q '^\(FAIL\|ERROR\) ' "$tmp/run"; then
+   if [ $? -ne 0 ]; then
       status=1
       # The failing probes and diagnostics, for the CI log.
       grep -v '^\(PASS\|SKIP\) ' "$tmp/run" | sed 's/^/  /'
