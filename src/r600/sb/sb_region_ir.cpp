@@ -54,4 +54,47 @@ int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
    return id;
 }
 
+AluInstr *RegionShader::new_alu(AluOp op)
+{
+   synth_alu.emplace_back();
+   synth_alu.back().op = op;
+   return &synth_alu.back();
+}
+
+Value RegionShader::new_temp()
+{
+   Value v;
+   v.kind = ValueKind::Var;
+   /* Temp variables are keyed by a fresh index so each is its own variable. */
+   v.var = var_id(VarKind::Temp, unsigned(vars.size()), 0);
+   if (version_count.size() < vars.size())
+      version_count.resize(vars.size(), 0);
+   v.version = ++version_count[v.var];
+   return v;
+}
+
+void RegionShader::number_values()
+{
+   if (version_count.size() < vars.size())
+      version_count.resize(vars.size(), 0);
+   value_base.assign(vars.size(), 0);
+   unsigned total = 0;
+   for (size_t i = 0; i < vars.size(); i++) {
+      value_base[i] = total;
+      total += version_count[i] + 1;
+   }
+   value_total = total;
+}
+
+bool var_in_array(const RegionShader &sh, int var)
+{
+   const Var &v = sh.vars[var];
+   if (v.kind != VarKind::Gpr)
+      return false;
+   for (const RelArray &a : sh.arrays)
+      if (v.index >= a.first && v.index < a.first + a.count)
+         return true;
+   return false;
+}
+
 } // namespace sbcc::r600::sb::region

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -117,6 +118,12 @@ struct Node {
    /* If: the condition, also src[0]. */
 };
 
+/* An array that relative GPR addressing may reach: R<first>..R<first+count-1>. */
+struct RelArray {
+   unsigned first = 0;
+   unsigned count = 0;
+};
+
 struct RegionShader {
    ChipClass chip = ChipClass::Evergreen;
    const Program *prog = nullptr;
@@ -124,18 +131,44 @@ struct RegionShader {
    std::vector<Var> vars;
    std::vector<Node *> regions;
    std::vector<std::unique_ptr<Node>> pool;
+   /* The GPR arrays relative addressing may reach (from RegionParseOptions).
+    * Every variable inside them keeps its register: RA precolours them. */
+   std::vector<RelArray> arrays;
+
+   /* ssa_rename: the highest version of each variable (0 = only the entry
+    * value).  Passes that create values keep it current (new_temp). */
+   std::vector<unsigned> version_count;
+
+   /* Instructions made by passes (copies, selects, folded constants): a
+    * synthetic Alu node points its `alu` here.  Only op, slot-independent
+    * flags (clamp, omod) and dst.chan of such an instruction matter; its
+    * operands are the node's Values. */
+   std::deque<AluInstr> synth_alu;
+   AluInstr *new_alu(AluOp op);
 
    Node *create(NodeKind kind);
    Node *create_region(bool loop);
    int var_id(VarKind kind, unsigned index, unsigned chan);
    std::map<std::tuple<int, unsigned, unsigned>, int> var_map;
+
+   /* A fresh SSA value (a new Temp variable at version 1), for results of
+    * instructions a pass creates. */
+   Value new_temp();
+
+   /* Dense numbering of SSA values (var, version) for per-value tables:
+    * number_values() fixes the numbering (call again after passes created
+    * values); value_id() of a Var value; num_values() is the table size. */
+   void number_values();
+   unsigned value_id(const Value &v) const { return value_base[v.var] + v.version; }
+   unsigned value_id(int var, unsigned version) const { return value_base[var] + version; }
+   unsigned num_values() const { return value_total; }
+   std::vector<unsigned> value_base;
+   unsigned value_total = 0;
 };
 
-/* An array that relative GPR addressing may reach: R<first>..R<first+count-1>. */
-struct RelArray {
-   unsigned first = 0;
-   unsigned count = 0;
-};
+/* True when the variable is a GPR channel inside one of the shader's
+ * relative-addressed arrays (those keep their registers throughout). */
+bool var_in_array(const RegionShader &sh, int var);
 
 struct RegionParseOptions {
    std::vector<RelArray> arrays;

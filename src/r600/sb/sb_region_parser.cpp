@@ -393,6 +393,7 @@ std::unique_ptr<RegionShader> region_parse(const Program &prog, const RegionPars
    sh->chip = prog.chip;
    sh->prog = &prog;
    sh->root = sh->create(NodeKind::Root);
+   sh->arrays = opts.arrays;
    Parser p{*sh, prog, opts, diag};
    if (!p.parse(0, unsigned(prog.cf.size()), sh->root, nullptr))
       return nullptr;

@@ -181,6 +181,8 @@ void ssa_rename(RegionShader &sh)
    r.cur.assign(sh.vars.size(), 0);
    r.next.assign(sh.vars.size(), 0);
    r.run(sh.root);
+   sh.version_count = r.next;
+   sh.number_values();
 }
 
 } // namespace sbcc::r600::sb::region

@@ -1,0 +1,2 @@
+/* sb_ra_init: being written (see sb_region_passes.h). */
+#include "r600/sb/sb_region_passes.h"

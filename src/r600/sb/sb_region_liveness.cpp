@@ -1,0 +1,2 @@
+/* sb_region_liveness: being written (see sb_region_passes.h). */
+#include "r600/sb/sb_region_passes.h"
