@@ -30,6 +30,11 @@ struct SbStats {
    uint32_t shader_seq = 0; /* 1-based number of this shader in the process */
    bool optimized = false;  /* sb ran all passes and its result is returned */
    std::string failed_pass; /* empty when none failed */
+   /* The SSA stage (sb_region_passes.h) ran and its result was used; when
+    * it gave up, ssa_failed_pass names the pass and the clause-local
+    * passes ran on the source bytecode instead. */
+   bool ssa = false;
+   std::string ssa_failed_pass;
    unsigned groups_before = 0, groups_after = 0;
    unsigned instrs_before = 0, instrs_after = 0;
    unsigned dwords_before = 0, dwords_after = 0;
