@@ -1,2 +1,433 @@
-/* sb_region_liveness: being written (see sb_region_passes.h). */
-#include "r600/sb/sb_region_passes.h"
+/*
+ * Liveness over the region tree, two flavours:
+ *  - liveness_used: which SSA values live code reads, by marking from the
+ *    instructions with effects (exports, fetches, kills, control flow, exec
+ *    mask updates, relative/array writes) through definitions.  Marking
+ *    rather than counting uses makes a loop_phi that only feeds itself
+ *    (through a phi) dead, which a use count never sees.
+ *  - ra_build_interference: live sets for register allocation, backward
+ *    over the tree.  A depart's live-out is its target region's exit set
+ *    plus its phi sources; a repeat's is the loop's entry set plus its
+ *    loop_phi sources, so a value live into a loop stays live over the
+ *    whole body; loop entry sets are iterated to a fixpoint.  Each
+ *    definition interferes with what is live after it, and the results of
+ *    one VLIW group (or fetch, or the phis of one region) with each other.
+ */
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "r600/sb/sb_ra.h"
+
+namespace sbcc::r600::sb::region {
+
+namespace {
+
+using LiveSet = std::set<unsigned>;
+
+/* Marks from effectful roots; `live_node` says which instruction nodes stay. */
+struct Marker {
+   const RegionShader &sh;
+   std::vector<bool> &used;
+   std::vector<const Node *> def_node;
+   std::set<const Node *> live_node;
+   std::vector<const Node *> work;
+   std::unordered_map<const Node *, const Node *> group_of; /* Alu -> AluGroup */
+
+   void collect_defs(const Value &v, const Node *n)
+   {
+      if (v.kind == ValueKind::Var)
+         def_node[sh.value_id(v)] = n;
+      for (const Value &d : v.maydef)
+         collect_defs(d, n);
+   }
+
+   void scan(const Node *n, const Node *group)
+   {
+      if (group)
+         group_of[n] = group;
+      for (const Value &d : n->dst)
+         collect_defs(d, n);
+      for (const Node *c : n->children)
+         scan(c, n->kind == NodeKind::AluGroup ? n : nullptr);
+      for (const Node *p : n->phi)
+         scan(p, nullptr);
+      for (const Node *p : n->loop_phi)
+         scan(p, nullptr);
+   }
+
+   void use_value(const Value &v)
+   {
+      if (v.kind == ValueKind::Var) {
+         unsigned id = sh.value_id(v);
+         if (!used[id]) {
+            used[id] = true;
+            if (def_node[id])
+               mark(def_node[id]);
+         }
+      }
+      if (v.rel)
+         use_value(*v.rel);
+      for (const Value &u : v.mayuse)
+         use_value(u);
+   }
+
+   void mark(const Node *n)
+   {
+      if (live_node.insert(n).second)
+         work.push_back(n);
+   }
+
+   bool alu_has_effect(const Node *a) const
+   {
+      const AluInstr *in = a->alu;
+      unsigned flags = alu_op_info(in->op).flags;
+      if ((flags & AF_KILL) || in->update_exec_mask)
+         return true;
+      for (const Value &d : a->dst) {
+         if (d.kind == ValueKind::Rel || !d.maydef.empty())
+            return true;
+         if (d.kind == ValueKind::Var && var_in_array(sh, d.var))
+            return true;
+      }
+      return false;
+   }
+
+   void roots(const Node *n)
+   {
+      switch (n->kind) {
+      case NodeKind::Alu:
+         if (alu_has_effect(n))
+            mark(n);
+         break;
+      case NodeKind::Fetch:
+      case NodeKind::If:
+         mark(n);
+         break;
+      case NodeKind::Cf:
+         if (n->cf)
+            mark(n);
+         break;
+      default:
+         break;
+      }
+      for (const Node *c : n->children)
+         roots(c);
+   }
+
+   void run()
+   {
+      def_node.assign(sh.num_values(), nullptr);
+      scan(sh.root, nullptr);
+      roots(sh.root);
+      while (!work.empty()) {
+         const Node *n = work.back();
+         work.pop_back();
+         for (const Value &s : n->src)
+            use_value(s);
+         for (const Value &d : n->dst) {
+            if (d.kind != ValueKind::Rel)
+               continue;
+            if (d.rel)
+               use_value(*d.rel);
+            for (const Value &u : d.mayuse)
+               use_value(u);
+         }
+         /* Groups that must stay together live or die as a whole. */
+         auto g = group_of.find(n);
+         if (g != group_of.end() && alu_group_fixed(sh, g->second))
+            for (const Node *s : g->second->children)
+               mark(s);
+      }
+   }
+};
+
+} // namespace
+
+bool alu_group_fixed(const RegionShader &sh, const Node *group)
+{
+   for (const Node *a : group->children) {
+      if (a->kind != NodeKind::Alu || !a->alu)
+         continue;
+      const AluInstr *in = a->alu;
+      unsigned flags = alu_op_info(in->op).flags;
+      unsigned slots = alu_slots(sh.chip, in->op);
+      if (flags & (AF_MOVA | AF_PRED | AF_PRED_PUSH | AF_KILL | AF_INTERP | AF_F64 |
+                   AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_REPL))
+         return true;
+      if (slots & (kSlot4 | kSlotXY | kSlotZW))
+         return true;
+      if (sh.chip == ChipClass::Cayman && (slots & kSlotS) && !(slots & kSlotV))
+         return true;
+      if (in->update_exec_mask || in->update_pred || in->pred_sel != 0 || in->dst.rel)
+         return true;
+      for (const AluSrc &s : in->src)
+         if (s.rel)
+            return true;
+      for (const Value &d : a->dst)
+         if (d.kind == ValueKind::Rel)
+            return true;
+      for (const Value &s : a->src)
+         if (s.kind == ValueKind::Rel)
+            return true;
+   }
+   return false;
+}
+
+void liveness_used(const RegionShader &sh, std::vector<bool> &used)
+{
+   used.assign(sh.num_values(), false);
+   Marker m{sh, used, {}, {}, {}, {}};
+   m.run();
+}
+
+/* The nodes that stay after dce (instructions only; containers stay). */
+std::set<const Node *> live_instructions(const RegionShader &sh, std::vector<bool> &used)
+{
+   used.assign(sh.num_values(), false);
+   Marker m{sh, used, {}, {}, {}, {}};
+   m.run();
+   return std::move(m.live_node);
+}
+
+bool ra_value_allocatable(const RegionShader &sh, const Value &v)
+{
+   if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= sh.vars.size())
+      return false;
+   VarKind k = sh.vars[v.var].kind;
+   if (k != VarKind::Gpr && k != VarKind::Temp)
+      return false;
+   return !var_in_array(sh, v.var);
+}
+
+namespace {
+
+struct LiveWalk {
+   const RegionShader &sh;
+   RaContext &ctx;
+   bool record = false;
+   bool changed = false;
+   std::vector<LiveSet> exit_set, entry_set;
+   std::unordered_map<unsigned, unsigned> psi_old; /* predicated result -> old value */
+   std::vector<std::vector<unsigned>> &adj;
+
+   bool alloc(const Value &v) const { return ra_value_allocatable(sh, v); }
+
+   void edge(unsigned a, unsigned b)
+   {
+      if (a == b)
+         return;
+      auto it = psi_old.find(a);
+      if (it != psi_old.end() && it->second == b)
+         return;
+      it = psi_old.find(b);
+      if (it != psi_old.end() && it->second == a)
+         return;
+      adj[a].push_back(b);
+      adj[b].push_back(a);
+   }
+
+   /* Defines `defs` (all at one point) with `live` the set after them. */
+   void define(const std::vector<unsigned> &defs, LiveSet &live)
+   {
+      if (record) {
+         for (unsigned d : defs) {
+            for (unsigned w : live)
+               edge(d, w);
+            for (unsigned e : defs)
+               if (e < d)
+                  edge(d, e);
+         }
+      }
+      for (unsigned d : defs)
+         live.erase(d);
+   }
+
+   void uses_of(const Value &v, LiveSet &live)
+   {
+      if (alloc(v))
+         live.insert(sh.value_id(v));
+   }
+
+   /* An instruction-like node (Alu in a group is handled by the group). */
+   void instr(const Node *n, LiveSet &live)
+   {
+      std::vector<unsigned> defs;
+      for (const Value &d : n->dst)
+         if (alloc(d))
+            defs.push_back(sh.value_id(d));
+      define(defs, live);
+      for (const Value &s : n->src)
+         uses_of(s, live);
+   }
+
+   void group(const Node *g, LiveSet &live)
+   {
+      std::vector<unsigned> defs;
+      for (const Node *a : g->children)
+         for (const Value &d : a->dst)
+            if (alloc(d))
+               defs.push_back(sh.value_id(d));
+      define(defs, live);
+      for (const Node *a : g->children)
+         for (const Value &s : a->src)
+            uses_of(s, live);
+   }
+
+   void children(const Node *n, LiveSet &live)
+   {
+      for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
+         walk(*it, live);
+   }
+
+   /* live: the set after n; on return the set before it. */
+   void walk(const Node *n, LiveSet &live)
+   {
+      switch (n->kind) {
+      case NodeKind::Root:
+         children(n, live);
+         break;
+      case NodeKind::Region: {
+         std::vector<unsigned> pd;
+         for (const Node *p : n->phi)
+            if (alloc(p->dst[0]))
+               pd.push_back(sh.value_id(p->dst[0]));
+         define(pd, live);
+         exit_set[n->id] = live;
+         children(n, live);
+         if (n->loop || !n->loop_phi.empty()) {
+            std::vector<unsigned> lp;
+            for (const Node *p : n->loop_phi)
+               if (alloc(p->dst[0]))
+                  lp.push_back(sh.value_id(p->dst[0]));
+            define(lp, live);
+            if (live != entry_set[n->id]) {
+               entry_set[n->id] = live;
+               changed = true;
+            }
+            for (const Node *p : n->loop_phi)
+               if (!p->src.empty())
+                  uses_of(p->src[0], live);
+         }
+         break;
+      }
+      case NodeKind::Depart:
+         live = exit_set[n->target->id];
+         for (const Node *p : n->target->phi)
+            if (n->dep_index < p->src.size())
+               uses_of(p->src[n->dep_index], live);
+         children(n, live);
+         break;
+      case NodeKind::Repeat:
+         live = entry_set[n->target->id];
+         for (const Node *p : n->target->loop_phi)
+            if (n->dep_index + 1 < p->src.size())
+               uses_of(p->src[n->dep_index + 1], live);
+         children(n, live);
+         break;
+      case NodeKind::If: {
+         LiveSet inner = live;
+         children(n, inner);
+         live.insert(inner.begin(), inner.end());
+         break;
+      }
+      case NodeKind::Cf:
+         instr(n, live);
+         children(n, live);
+         break;
+      case NodeKind::AluGroup:
+         group(n, live);
+         break;
+      case NodeKind::Alu:
+      case NodeKind::Fetch:
+      case NodeKind::Psi:
+         instr(n, live);
+         break;
+      case NodeKind::Phi:
+      case NodeKind::LoopPhi:
+         break;
+      }
+   }
+};
+
+/* Definition order and loop depth, forward. */
+struct Order {
+   const RegionShader &sh;
+   RaContext &ctx;
+   unsigned point = 0;
+   unsigned depth = 0;
+
+   void def(const Value &v)
+   {
+      if (!ra_value_allocatable(sh, v))
+         return;
+      unsigned id = sh.value_id(v);
+      ctx.def_order[id] = point;
+      ctx.loop_depth[id] = depth;
+   }
+
+   void walk(const Node *n)
+   {
+      point++;
+      if (n->kind == NodeKind::Region) {
+         if (n->loop)
+            depth++;
+         for (const Node *p : n->loop_phi)
+            def(p->dst[0]);
+         for (const Node *c : n->children)
+            walk(c);
+         if (n->loop)
+            depth--;
+         point++;
+         for (const Node *p : n->phi)
+            def(p->dst[0]);
+         return;
+      }
+      for (const Node *c : n->children)
+         walk(c);
+      for (const Value &d : n->dst)
+         def(d);
+   }
+};
+
+} // namespace
+
+void ra_build_interference(const RegionShader &sh, RaContext &ctx)
+{
+   unsigned nv = sh.num_values();
+   ctx.num_values = nv;
+   ctx.adj.assign(nv, {});
+   ctx.def_order.assign(nv, 0);
+   ctx.loop_depth.assign(nv, 0);
+   LiveWalk w{sh, ctx, false, false, {}, {}, {}, ctx.adj};
+   w.exit_set.assign(sh.regions.size(), {});
+   w.entry_set.assign(sh.regions.size(), {});
+   for (auto &p : ctx.psi_pairs)
+      w.psi_old[p.first] = p.second;
+   /* Entry sets only grow; nesting depth bounds the rounds, the cap only
+    * guards against a bug turning into a hang. */
+   for (unsigned round = 0; round < 64; round++) {
+      w.changed = false;
+      LiveSet live;
+      w.walk(sh.root, live);
+      if (!w.changed)
+         break;
+   }
+   w.record = true;
+   LiveSet live;
+   w.walk(sh.root, live);
+   for (auto &a : ctx.adj) {
+      std::sort(a.begin(), a.end());
+      a.erase(std::unique(a.begin(), a.end()), a.end());
+   }
+   Order o{sh, ctx};
+   o.walk(sh.root);
+}
+
+bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b)
+{
+   const auto &l = ctx.adj[a];
+   return std::binary_search(l.begin(), l.end(), b);
+}
+
+} // namespace sbcc::r600::sb::region

@@ -1,0 +1,112 @@
+/*
+ * Register allocation of sb's SSA stage (classic sb: split, coalesce,
+ * colour, check), shared state of sb_ra_split.cpp, sb_ra_coalesce.cpp,
+ * sb_ra_init.cpp, sb_ra_checker.cpp and the allocation liveness of
+ * sb_region_liveness.cpp.
+ *
+ * What the allocation promises bc_finalize (see sb_region_passes.h):
+ *  - Every phi / loop_phi of an allocated variable has its destination and
+ *    all sources in one register channel; ra_split made each source a copy
+ *    (an Alu MOV in a new clause at the end of the depart / repeat, or just
+ *    before the loop region for loop_phi source 0), one MOV per AluGroup,
+ *    so running them in order is correct.  A source whose depart never
+ *    reaches its end (it ends in another depart/repeat) is replaced by a
+ *    fresh value that nothing defines: it needs no code.
+ *  - psi: dst, src[1] and src[2] share one register channel; src[2] is a
+ *    copy made just before the predicated instruction's group.
+ *  - Fetch sources (per fetch) and export sources (per burst element) are
+ *    copies in a new clause just before the CF; they share one GPR with
+ *    distinct channels (finalize rewrites src_sel / swizzle).  Fetch
+ *    destinations share one GPR with distinct channels.  Exports with
+ *    burst_count > 1 keep their original registers (precoloured copies).
+ *  - Values defined in a group for which alu_group_is_fixed() holds keep
+ *    channel = slot (vector slots); their GPR is free.
+ *  - A MOV whose source and destination got the same register channel (and
+ *    has no modifiers) is a no-op: finalize may drop it.
+ *
+ * Allocation method: the values are SSA and the interference graph comes
+ * from exact live sets, so a greedy colouring in definition order (after
+ * precoloured values and vector groups) is what the chordal structure
+ * rewards; src/ra's class-based colouring works on register classes of a
+ * flat IR and has no notion of "same GPR, distinct channels" groups, so it
+ * is not used here.
+ */
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "r600/sb/sb_region_passes.h"
+
+namespace sbcc::r600::sb::region {
+
+/* GPRs the allocator may hand out: 124..127 are clause temporaries on R700+. */
+constexpr unsigned kRaMaxGprs = 124;
+
+struct RaCopy {
+   unsigned dst = 0, src = 0; /* value ids */
+   unsigned cost = 1;         /* 1 + 10 * loop depth */
+};
+
+struct RaContext {
+   unsigned num_values = 0;
+   /* Values that get a register (Gpr/Temp variables that something defines
+    * or reads); array values are precoloured and left out of the graph. */
+   std::vector<bool> allocatable;
+   std::vector<std::vector<unsigned>> adj; /* interference, sorted */
+   std::vector<unsigned> def_order;        /* program point of the definition */
+   std::vector<unsigned> loop_depth;
+
+   /* Constraints by value id. */
+   std::vector<int16_t> pre_gpr; /* -1: free */
+   std::vector<int8_t> pre_chan;
+   std::vector<int8_t> fixed_chan;                 /* -1: any */
+   std::vector<int> vec_group;                     /* -1: none */
+   std::vector<std::vector<unsigned>> vec_groups;  /* same GPR, distinct channels */
+   std::vector<std::vector<unsigned>> forced;      /* phi/psi: one register channel */
+   std::vector<RaCopy> copies;                     /* coalescing candidates */
+   std::vector<bool> reserved_gpr;                 /* array GPRs */
+   /* (predicated result, old value) of each psi: written over each other on
+    * purpose, so they do not interfere. */
+   std::vector<std::pair<unsigned, unsigned>> psi_pairs;
+
+   /* Coalescing classes (union-find over value ids). */
+   std::vector<unsigned> parent;
+   unsigned find(unsigned v);
+
+   /* Statistics for tests and the driver. */
+   unsigned split_copies = 0;
+   unsigned coalesced = 0;
+};
+
+/* A superset of bc_finalize's alu_group_is_fixed (sb_region_passes.h):
+ * groups whose vector-slot results keep channel = slot.  A superset is
+ * safe for RA (it only fixes more channels). */
+bool alu_group_fixed(const RegionShader &sh, const Node *group);
+
+/* The instruction nodes dce keeps (marked from effects through uses), and
+ * the values they read (= liveness_used). */
+std::set<const Node *> live_instructions(const RegionShader &sh, std::vector<bool> &used);
+
+/* Live sets over the tree (backward, fixpoint over loops) and the
+ * interference graph, def order and loop depth of every value, into ctx
+ * (numbering must be current).  Interference edges are added at each
+ * definition against the values live after it, so the cost is the sum of
+ * live-set sizes at definitions, not quadratic in the number of values. */
+void ra_build_interference(const RegionShader &sh, RaContext &ctx);
+bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b);
+/* Whether the value gets a register at all (Gpr/Temp, not an array). */
+bool ra_value_allocatable(const RegionShader &sh, const Value &v);
+
+bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags);
+bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags);
+bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &diags);
+bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &diags);
+
+/* The four in order. */
+bool register_allocation(RegionShader &sh, const ShaderInfo &info, Allocation &alloc,
+                         Diagnostics &diags);
+
+} // namespace sbcc::r600::sb::region
