@@ -68,6 +68,11 @@ bool peephole(RegionShader &sh, Diagnostics &diags);
 /* Small ALU-only if/else regions become straight-line code: both sides run
  * speculatively and each phi becomes a CNDxx select on the condition. */
 bool if_conversion(RegionShader &sh, Diagnostics &diags);
+/* The same, adding the number of ifs it converted to `stats` (for sbstat). */
+struct IfConversionStats {
+   unsigned converted = 0;
+};
+bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stats);
 
 /* ---- register allocation (sb_ra_split.cpp, sb_ra_coalesce.cpp, sb_ra_init.cpp,
  *      sb_ra_checker.cpp; shared state in sb_ra.h) ---- */
@@ -90,6 +95,15 @@ struct Allocation {
 Allocation identity_allocation(const RegionShader &sh);
 
 /* ---- bc_finalize (sb_bc_finalize.cpp) ---- */
+
+/* An AluGroup node whose instructions must stay in one group on their
+ * slots: reductions (DOT4, CUBE, MAX4, ...), INTERP_*, Cayman's replicated
+ * transcendentals, MOVA*, PRED_SET*, KILL*, relative GPR addressing,
+ * predicated or exec-mask/predicate-updating instructions.  Shared by RA
+ * (values defined there keep the slot's channel) and bc_finalize (keeps
+ * the group; other groups may be split one instruction per group).
+ * Implemented in sb_bc_finalize.cpp. */
+bool alu_group_is_fixed(const Node *group);
 
 /* Tree + allocation -> a Program: regions back into ALU_PUSH_BEFORE/JUMP/
  * ELSE/POP (ALU_POP_AFTER where it saves a CF) and LOOP_START_DX10/
