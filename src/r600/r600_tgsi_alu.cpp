@@ -107,13 +107,11 @@ void Translator::emit_bfe_r700(const Instruction &in, bool is_signed)
 
 /* Integer division as Mesa: RECIP_UINT estimate, quotient from the high
  * product, one correction either way; x/0 and x%0 give 0xffffffff before
- * the sign fix-up (docs/semantics.md).  Signed forms divide magnitudes. */
+ * the sign fix-up (docs/semantics.md).  Signed forms divide magnitudes.
+ * Cayman has no RECIP_UINT: the estimate comes from RECIP_IEEE and one
+ * fixed-point Newton step. */
 void Translator::emit_divmod(const Instruction &in)
 {
-   if (chip == ChipClass::Cayman) {
-      error(in.loc, "r600 backend: integer division needs RECIP_UINT, which Cayman lacks");
-      return;
-   }
    const bool is_signed = in.opcode == Opcode::IDIV || in.opcode == Opcode::MOD;
    const bool mod = in.opcode == Opcode::UMOD || in.opcode == Opcode::MOD;
    const unsigned N = scratch(), D = scratch(), Q = scratch(), P = scratch(), R = scratch(),
@@ -147,7 +145,31 @@ void Translator::emit_divmod(const Instruction &in)
       each([&](unsigned c) { b.add(AluOp::MOV, N, c, {src(in, 0, c)}); });
       each([&](unsigned c) { b.add(AluOp::MOV, D, c, {src(in, 1, c)}); });
    }
-   trans(AluOp::RECIP_UINT, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(D, c)}; });
+   if (chip == ChipClass::Cayman) {
+      /* Q = round(2^32 / float(D)): rounding, not FLT_TO_UINT's truncation,
+       * because for D near 2^31 the estimate is 1.99999 and truncating to 1
+       * is beyond what the Newton step and the +-1 correction can repair
+       * (they do for a RECIP_IEEE off by up to 3 ulp either way). */
+      each([&](unsigned c) { b.add(AluOp::UINT_TO_FLT, Q, c, {gpr(D, c)}); });
+      trans(AluOp::RECIP_IEEE, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(Q, c)}; });
+      each([&](unsigned c) {
+         b.add(AluOp::MULADD, Q, c, {gpr(Q, c), imm(0x4f800000u) /* 2^32 */, inl(kSrc_0_5)});
+      });
+      each([&](unsigned c) { b.add(AluOp::FLT_TO_UINT, Q, c, {gpr(Q, c)}); });
+      /* Newton step in 32.32 fixed point: Q*D = 2^32 * hi + lo; the error
+       * of Q*D against 2^32 is lo when hi is 1 (too big) and -lo when hi is
+       * 0 (too small); Q moves by hi(err * Q) ~ err / D against it. */
+      trans(AluOp::MULLO_UINT, P, [&](unsigned c) { return std::vector<Opnd>{gpr(D, c), gpr(Q, c)}; });
+      trans(AluOp::MULHI_UINT, R, [&](unsigned c) { return std::vector<Opnd>{gpr(D, c), gpr(Q, c)}; });
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, G, c, {inl(kSrc_0), gpr(P, c)}); });
+      each([&](unsigned c) { b.add(AluOp::CNDE_INT, G, c, {gpr(R, c), gpr(G, c), gpr(P, c)}); });
+      trans(AluOp::MULHI_UINT, G, [&](unsigned c) { return std::vector<Opnd>{gpr(G, c), gpr(Q, c)}; });
+      each([&](unsigned c) { b.add(AluOp::ADD_INT, O, c, {gpr(Q, c), gpr(G, c)}); });
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, P, c, {gpr(Q, c), gpr(G, c)}); });
+      each([&](unsigned c) { b.add(AluOp::CNDE_INT, Q, c, {gpr(R, c), gpr(O, c), gpr(P, c)}); });
+   } else {
+      trans(AluOp::RECIP_UINT, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(D, c)}; });
+   }
    trans(AluOp::MULHI_UINT, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(N, c), gpr(Q, c)}; });
    trans(AluOp::MULLO_UINT, P, [&](unsigned c) { return std::vector<Opnd>{gpr(Q, c), gpr(D, c)}; });
    each([&](unsigned c) { b.add(AluOp::SUB_INT, R, c, {gpr(N, c), gpr(P, c)}); });
