@@ -36,9 +36,23 @@ LINE_RE = re.compile(r"^(?P<file>.+?) - (?P<stage>\w+) shader: (?P<stats>.*)$")
 PATH_RE = re.compile(r"(?P<name>[^/]+/(?:[^/]+/)?[^/]+?)\.(?P<stage>vs|fs|gs|cs)\.[\w.]+$")
 
 
+# Corpus folders that hold <game>[/<sub>]/<name>.<stage>.<ext> trees.
+CORPUS_DIR_RE = re.compile(r"^(tgsi|nir|tgsi-r300|nir-r300|nir-vc4|vc4-qpu|r300-code|[A-Z0-9]+-[a-z0-9-]+)$")
+NAME_RE = re.compile(r"^(?P<name>.+?)\.(?P<stage>vs|fs|gs|cs)\.[\w.]+$")
+
+
 def shader_key(path, stage):
     """(<game>/<name>.shader_test, stage) for a corpus-derived path."""
     path = path.replace(os.sep, "/")
+    parts = path.split("/")
+    # The innermost corpus folder fixes where the shader's name starts, so a
+    # game folder with a dash or a sub-folder is not mistaken for one.
+    for i in range(len(parts) - 2, -1, -1):
+        if CORPUS_DIR_RE.match(parts[i]):
+            m = NAME_RE.match("/".join(parts[i + 1:]))
+            if m:
+                return m.group("name") + ".shader_test", STAGES.get(stage, stage)
+            break
     m = PATH_RE.search(path)
     if m:
         name = m.group("name")
@@ -106,6 +120,12 @@ def pct(before, after):
     return f"{(after - before) * 100.0 / before:+.2f}%"
 
 
+def fmt_median(values):
+    # An even count averages the middle two: print .5 only when it occurs.
+    m = statistics.median(values)
+    return str(int(m)) if m == int(m) else f"{m:.1f}"
+
+
 def report(stat, before, after, keys, worst):
     pairs = [(k, before[k][stat], after[k][stat]) for k in keys
              if stat in before[k] and stat in after[k]]
@@ -122,8 +142,8 @@ def report(stat, before, after, keys, worst):
     print(f"{stat} in affected programs: {ab} -> {aa} ({pct(ab, aa)})")
     print(f"helped: {helped}")
     print(f"HURT: {hurt}")
-    print(f"median {stat}: {statistics.median(b for _, b, _ in pairs)} -> "
-          f"{statistics.median(a for _, _, a in pairs)} over {len(pairs)} shaders")
+    print(f"median {stat}: {fmt_median([b for _, b, _ in pairs])} -> "
+          f"{fmt_median([a for _, _, a in pairs])} over {len(pairs)} shaders")
     if worst:
         ranked = sorted(affected, key=lambda t: (-(t[2] - t[1]), t[0]))
         ranked = [t for t in ranked if t[2] > t[1]][:worst]
