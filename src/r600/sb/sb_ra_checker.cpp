@@ -1,2 +1,349 @@
-/* sb_ra_checker: being written (see sb_region_passes.h). */
-#include "r600/sb/sb_region_passes.h"
+/*
+ * ra_checker: an independent check of an allocation.  It shares nothing
+ * with the allocator (no interference graph, no classes): it walks the tree
+ * and simulates which SSA value each register channel holds, and fails on
+ * any read of a register channel that holds another value.  Ifs merge the
+ * taken and untaken states, departs merge into their region's exit, and a
+ * loop body is re-walked until the state at its entry (merged with every
+ * repeat) is stable; a channel that holds different values on two paths
+ * holds none.  Phi, loop_phi and psi need their values in one channel.
+ */
+#include <string>
+
+#include "r600/sb/sb_ra.h"
+
+namespace sbcc::r600::sb::region {
+
+namespace {
+
+constexpr int kUnknown = -1; /* nothing known (garbage or mixed) */
+constexpr int kTop = -2;     /* no path reached yet */
+
+using State = std::vector<int>;
+
+struct Checker {
+   const RegionShader &sh;
+   const Allocation &alloc;
+   Diagnostics &diags;
+   bool ok = true;
+   bool loud = true;
+   unsigned cf = 0;
+   std::vector<State> exit_acc, repeat_acc;
+   std::vector<std::pair<int, unsigned>> names; /* value id -> (var, version) */
+   std::vector<const Node *> psi_of;            /* predicated result -> psi */
+
+   Checker(const RegionShader &s, const Allocation &a, Diagnostics &d)
+      : sh(s), alloc(a), diags(d)
+   {
+   }
+
+   std::string name(unsigned id) const
+   {
+      Value v;
+      v.kind = ValueKind::Var;
+      v.var = names[id].first;
+      v.version = names[id].second;
+      return value_name(sh, v);
+   }
+
+   std::string reg_name(int slot) const
+   {
+      return "R" + std::to_string(slot / 4) + "." + "xyzw"[slot % 4];
+   }
+
+   void error(const std::string &msg)
+   {
+      if (!loud)
+         return;
+      if (ok)
+         diags.error("ra", SourceLoc{cf + 1, 0}, "ra_checker: CF " + std::to_string(cf) + ": " + msg);
+      ok = false;
+   }
+
+   bool reg_value(const Value &v) const
+   {
+      if (v.kind != ValueKind::Var)
+         return false;
+      VarKind k = sh.vars[v.var].kind;
+      return k == VarKind::Gpr || k == VarKind::Temp;
+   }
+
+   /* The register channel of a value, or -1 after reporting. */
+   int slot(const Value &v)
+   {
+      unsigned id = sh.value_id(v);
+      if (id >= alloc.reg.size() || alloc.reg[id].gpr < 0 || alloc.reg[id].gpr >= 128 ||
+          alloc.reg[id].chan > 3) {
+         error(value_name(sh, v) + " has no register");
+         return -1;
+      }
+      return alloc.reg[id].gpr * 4 + alloc.reg[id].chan;
+   }
+
+   void use(const Value &v, const State &st)
+   {
+      if (reg_value(v)) {
+         int s = slot(v);
+         int id = int(sh.value_id(v));
+         if (s >= 0 && st[s] != id) {
+            std::string held = st[s] >= 0 ? name(unsigned(st[s])) : "no known value";
+            error(value_name(sh, v) + " is read from " + reg_name(s) + ", which holds " + held);
+         }
+      }
+      if (v.rel)
+         use(*v.rel, st);
+      for (const Value &u : v.mayuse)
+         use(u, st);
+   }
+
+   void dst_use(const Value &v, const State &st)
+   {
+      if (v.kind != ValueKind::Rel)
+         return;
+      for (const Value &u : v.mayuse)
+         use(u, st);
+   }
+
+   void def(const Value &v, State &st)
+   {
+      if (reg_value(v)) {
+         int s = slot(v);
+         if (s < 0)
+            return;
+         unsigned id = sh.value_id(v);
+         /* A predicated write lands on the old value the psi merges with. */
+         if (id < psi_of.size() && psi_of[id]) {
+            const Node *psi = psi_of[id];
+            if (reg_value(psi->src[2]) && slot(psi->src[2]) == s)
+               use(psi->src[2], st);
+            else
+               error("the predicated " + value_name(sh, v) + " is not where its psi's old value is");
+         }
+         st[s] = int(id);
+      }
+      for (const Value &d : v.maydef)
+         def(d, st);
+   }
+
+   static void meet(State &acc, const State &s)
+   {
+      for (size_t i = 0; i < acc.size(); i++)
+         if (acc[i] == kTop)
+            acc[i] = s[i];
+         else if (s[i] != kTop && acc[i] != s[i])
+            acc[i] = kUnknown;
+   }
+
+   static bool reached(const State &s) { return !s.empty() && s[0] != kTop; }
+
+   /* Checks that each phi source sits in its phi's channel, then moves the
+    * phi's value there. */
+   void phi_sources(const std::vector<Node *> &phis, unsigned idx, State &st)
+   {
+      for (const Node *p : phis) {
+         if (!reg_value(p->dst[0]) || idx >= p->src.size())
+            continue;
+         int s = slot(p->dst[0]);
+         if (s < 0)
+            continue;
+         if (reg_value(p->src[idx]) && slot(p->src[idx]) != s)
+            error("phi source " + value_name(sh, p->src[idx]) + " is not in the channel of " +
+                  value_name(sh, p->dst[0]));
+         use(p->src[idx], st);
+      }
+      for (const Node *p : phis)
+         if (reg_value(p->dst[0]) && idx < p->src.size())
+            def(p->dst[0], st);
+   }
+
+   /* Returns false when control never reaches the end of n. */
+   bool walk(const Node *n, State &st)
+   {
+      if (n->cf_index || n->cf)
+         cf = n->cf_index;
+      switch (n->kind) {
+      case NodeKind::Root:
+      case NodeKind::Cf:
+         for (const Value &s : n->src)
+            use(s, st);
+         for (const Node *c : n->children)
+            if (!walk(c, st))
+               return false;
+         return true;
+      case NodeKind::AluGroup:
+         for (const Node *a : n->children) {
+            for (const Value &s : a->src)
+               use(s, st);
+            for (const Value &d : a->dst)
+               dst_use(d, st);
+         }
+         for (const Node *a : n->children)
+            for (const Value &d : a->dst)
+               def(d, st);
+         return true;
+      case NodeKind::Alu:
+      case NodeKind::Fetch:
+         for (const Value &s : n->src)
+            use(s, st);
+         for (const Value &d : n->dst)
+            dst_use(d, st);
+         for (const Value &d : n->dst)
+            def(d, st);
+         return true;
+      case NodeKind::Psi: {
+         if (n->src.size() != 3 || n->dst.size() != 1) {
+            error("malformed psi");
+            return true;
+         }
+         use(n->src[1], st);
+         if (reg_value(n->dst[0]) && reg_value(n->src[1]) && slot(n->dst[0]) != slot(n->src[1]))
+            error("psi " + value_name(sh, n->dst[0]) + " is not in the channel of its values");
+         /* The predicated result was checked against src[2] at its write. */
+         if (reg_value(n->dst[0])) {
+            int s = slot(n->dst[0]);
+            if (s >= 0)
+               st[s] = int(sh.value_id(n->dst[0]));
+         }
+         return true;
+      }
+      case NodeKind::If: {
+         State taken = st;
+         bool t = true;
+         for (const Node *c : n->children)
+            if (!(t = walk(c, taken)))
+               break;
+         if (t)
+            meet(st, taken);
+         return true;
+      }
+      case NodeKind::Depart:
+      case NodeKind::Repeat: {
+         for (const Node *c : n->children)
+            if (!walk(c, st))
+               return false;
+         if (n->kind == NodeKind::Depart) {
+            phi_sources(n->target->phi, n->dep_index, st);
+            meet(exit_acc[n->target->id], st);
+         } else {
+            phi_sources(n->target->loop_phi, n->dep_index + 1, st);
+            meet(repeat_acc[n->target->id], st);
+         }
+         return false;
+      }
+      case NodeKind::Region:
+         return region(n, st);
+      case NodeKind::Phi:
+      case NodeKind::LoopPhi:
+         return true;
+      }
+      return true;
+   }
+
+   bool region(const Node *n, State &st)
+   {
+      unsigned id = n->id;
+      State saved_exit = exit_acc[id], saved_rep = repeat_acc[id];
+      std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
+      phi_sources(n->loop_phi, 0, st);
+      if (!n->repeats.empty()) {
+         bool saved_loud = loud;
+         loud = false;
+         for (unsigned iter = 0; iter < 32; iter++) {
+            std::fill(repeat_acc[id].begin(), repeat_acc[id].end(), kTop);
+            std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
+            State body = st;
+            for (const Node *c : n->children)
+               if (!walk(c, body))
+                  break;
+            State next = st;
+            meet(next, repeat_acc[id]);
+            if (next == st)
+               break;
+            st = std::move(next);
+         }
+         loud = saved_loud;
+         std::fill(repeat_acc[id].begin(), repeat_acc[id].end(), kTop);
+         std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
+      }
+      State body = st;
+      bool through = true;
+      for (const Node *c : n->children)
+         if (!(through = walk(c, body)))
+            break;
+      if (through)
+         meet(exit_acc[id], body);
+      st = exit_acc[id];
+      bool reach = reached(st);
+      if (reach) {
+         for (const Node *p : n->phi)
+            if (reg_value(p->dst[0])) {
+               int s = slot(p->dst[0]);
+               if (s >= 0)
+                  st[s] = int(sh.value_id(p->dst[0]));
+            }
+      }
+      exit_acc[id] = std::move(saved_exit);
+      repeat_acc[id] = std::move(saved_rep);
+      return reach;
+   }
+
+   void index_psis(const Node *n)
+   {
+      if (n->kind == NodeKind::Psi && n->src.size() == 3 && reg_value(n->src[1]))
+         psi_of[sh.value_id(n->src[1])] = n;
+      for (const Node *c : n->children)
+         index_psis(c);
+   }
+};
+
+} // namespace
+
+bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &diags)
+{
+   if (!sh.root || alloc.reg.size() < sh.num_values()) {
+      diags.error("ra", SourceLoc{0, 0}, "ra_checker: allocation does not cover the values");
+      return false;
+   }
+   Checker ck(sh, alloc, diags);
+   ck.names.resize(sh.num_values());
+   for (size_t v = 0; v < sh.vars.size(); v++)
+      for (unsigned ver = 0; ver <= sh.version_count[v]; ver++)
+         ck.names[sh.value_id(int(v), ver)] = {int(v), ver};
+   ck.psi_of.assign(sh.num_values(), nullptr);
+   ck.index_psis(sh.root);
+   State st(128 * 4, kUnknown);
+   ck.exit_acc.assign(sh.regions.size(), State(128 * 4, kTop));
+   ck.repeat_acc.assign(sh.regions.size(), State(128 * 4, kTop));
+   /* On entry each GPR holds its own version-0 value, and only there. */
+   for (size_t v = 0; v < sh.vars.size(); v++) {
+      const Var &var = sh.vars[v];
+      if (var.kind != VarKind::Gpr || var.index >= 128)
+         continue;
+      unsigned id = sh.value_id(int(v), 0);
+      const RegAssign &ra = alloc.reg[id];
+      if (ra.gpr >= 0 && (unsigned(ra.gpr) != var.index || ra.chan != var.chan)) {
+         diags.error("ra", SourceLoc{0, 0},
+                     "ra_checker: input " + ck.name(id) + " moved to R" + std::to_string(ra.gpr));
+         return false;
+      }
+      st[var.index * 4 + var.chan] = int(id);
+   }
+   ck.walk(sh.root, st);
+   if (ck.ok && alloc.num_gprs > kRaMaxGprs) {
+      diags.error("ra", SourceLoc{0, 0},
+                  "ra_checker: " + std::to_string(alloc.num_gprs) + " GPRs exceed the limit");
+      return false;
+   }
+   return ck.ok;
+}
+
+bool register_allocation(RegionShader &sh, const ShaderInfo &info, Allocation &alloc,
+                         Diagnostics &diags)
+{
+   (void)info;
+   RaContext ctx;
+   return ra_split(sh, ctx, diags) && ra_coalesce(sh, ctx, diags) &&
+          ra_init(sh, ctx, alloc, diags) && ra_checker(sh, alloc, diags);
+}
+
+} // namespace sbcc::r600::sb::region

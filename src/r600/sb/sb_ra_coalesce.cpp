@@ -1,2 +1,154 @@
-/* sb_ra_coalesce: being written (see sb_region_passes.h). */
-#include "r600/sb/sb_region_passes.h"
+/*
+ * ra_coalesce: merges values into classes that get one register channel.
+ * Order: phi/psi classes (required: ra_split made them interference-free),
+ * then copies feeding fetch/export vector operands, then the other copies,
+ * most expensive first (cost grows with loop depth).  A merge is refused
+ * when the two classes interfere or their constraints disagree (two
+ * precolours, two fixed channels, two vector operands, a vector operand
+ * that would need one channel twice).
+ */
+#include <algorithm>
+
+#include "r600/sb/sb_ra.h"
+
+namespace sbcc::r600::sb::region {
+
+unsigned RaContext::find(unsigned v)
+{
+   while (parent[v] != v) {
+      parent[v] = parent[parent[v]];
+      v = parent[v];
+   }
+   return v;
+}
+
+namespace {
+
+struct Classes {
+   RaContext &ctx;
+   std::vector<std::vector<unsigned>> members; /* by root */
+
+   explicit Classes(RaContext &c) : ctx(c)
+   {
+      members.resize(ctx.num_values);
+      for (unsigned v = 0; v < ctx.num_values; v++)
+         members[ctx.find(v)].push_back(v);
+   }
+
+   bool interfere(unsigned ra, unsigned rb)
+   {
+      const auto &ma = members[ra], &mb = members[rb];
+      const auto &m = ma.size() <= mb.size() ? ma : mb;
+      unsigned other = ma.size() <= mb.size() ? rb : ra;
+      for (unsigned v : m)
+         for (unsigned w : ctx.adj[v])
+            if (ctx.find(w) == other)
+               return true;
+      return false;
+   }
+
+   /* Fixed channels the classes of vector group g would need, with class
+    * `extra` (fixed channel `chan`) joining it; false on a duplicate. */
+   bool group_channels_ok(int g, unsigned skip_a, unsigned skip_b, int chan)
+   {
+      unsigned seen = 0;
+      if (chan >= 0)
+         seen |= 1u << chan;
+      std::vector<unsigned> roots;
+      for (unsigned v : ctx.vec_groups[g]) {
+         unsigned r = ctx.find(v);
+         if (r == skip_a || r == skip_b || std::count(roots.begin(), roots.end(), r))
+            continue;
+         roots.push_back(r);
+         int c = ctx.fixed_chan[r] >= 0 ? ctx.fixed_chan[r] : ctx.pre_chan[r];
+         if (c < 0)
+            continue;
+         if (seen & (1u << c))
+            return false;
+         seen |= 1u << c;
+      }
+      return true;
+   }
+
+   bool merge(unsigned a, unsigned b)
+   {
+      unsigned ra = ctx.find(a), rb = ctx.find(b);
+      if (ra == rb)
+         return true;
+      if (ctx.pre_gpr[ra] >= 0 && ctx.pre_gpr[rb] >= 0 &&
+          (ctx.pre_gpr[ra] != ctx.pre_gpr[rb] || ctx.pre_chan[ra] != ctx.pre_chan[rb]))
+         return false;
+      int ca = ctx.fixed_chan[ra] >= 0 ? ctx.fixed_chan[ra] : ctx.pre_chan[ra];
+      int cb = ctx.fixed_chan[rb] >= 0 ? ctx.fixed_chan[rb] : ctx.pre_chan[rb];
+      if (ca >= 0 && cb >= 0 && ca != cb)
+         return false;
+      int ga = ctx.vec_group[ra], gb = ctx.vec_group[rb];
+      if (ga >= 0 && gb >= 0)
+         return false;
+      int g = ga >= 0 ? ga : gb;
+      if (g >= 0 && (ctx.pre_gpr[ra] >= 0 || ctx.pre_gpr[rb] >= 0))
+         return false;
+      int chan = ca >= 0 ? ca : cb;
+      if (g >= 0 && chan >= 0 && !group_channels_ok(g, ra, rb, chan))
+         return false;
+      if (interfere(ra, rb))
+         return false;
+      /* Keep the bigger class's root. */
+      if (members[ra].size() < members[rb].size())
+         std::swap(ra, rb);
+      ctx.parent[rb] = ra;
+      members[ra].insert(members[ra].end(), members[rb].begin(), members[rb].end());
+      members[rb].clear();
+      if (ctx.pre_gpr[ra] < 0) {
+         ctx.pre_gpr[ra] = ctx.pre_gpr[rb];
+         ctx.pre_chan[ra] = ctx.pre_chan[rb];
+      }
+      if (ctx.fixed_chan[ra] < 0)
+         ctx.fixed_chan[ra] = ctx.fixed_chan[rb];
+      if (ctx.vec_group[ra] < 0)
+         ctx.vec_group[ra] = ctx.vec_group[rb];
+      return true;
+   }
+};
+
+} // namespace
+
+bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
+{
+   (void)sh;
+   if (ctx.parent.size() != ctx.num_values || ctx.adj.size() != ctx.num_values) {
+      diags.error("ra", SourceLoc{0, 0}, "ra_coalesce: run ra_split first");
+      return false;
+   }
+   /* Class attributes live at the root; seed them from the values. */
+   for (unsigned v = 0; v < ctx.num_values; v++) {
+      int c = ctx.fixed_chan[v];
+      if (c >= 0 && ctx.pre_chan[v] >= 0 && c != ctx.pre_chan[v]) {
+         diags.error("ra", SourceLoc{0, 0},
+                     "ra_coalesce: a precoloured value defined on a fixed channel");
+         return false;
+      }
+   }
+   Classes cl(ctx);
+   for (const auto &f : ctx.forced) {
+      for (size_t i = 1; i < f.size(); i++)
+         if (!cl.merge(f[0], f[i])) {
+            diags.error("ra", SourceLoc{0, 0},
+                        "ra_coalesce: the values of a phi or psi cannot share a register");
+            return false;
+         }
+   }
+   std::vector<RaCopy> vec, rest;
+   for (const RaCopy &c : ctx.copies)
+      (ctx.vec_group[c.dst] >= 0 ? vec : rest).push_back(c);
+   auto by_cost = [](const RaCopy &a, const RaCopy &b) { return a.cost > b.cost; };
+   std::stable_sort(vec.begin(), vec.end(), by_cost);
+   std::stable_sort(rest.begin(), rest.end(), by_cost);
+   for (auto *list : {&vec, &rest})
+      for (const RaCopy &c : *list)
+         if (cl.merge(c.dst, c.src))
+            ctx.coalesced++;
+   return true;
+}
+
+} // namespace sbcc::r600::sb::region

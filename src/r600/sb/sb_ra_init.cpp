@@ -1,2 +1,198 @@
-/* sb_ra_init: being written (see sb_region_passes.h). */
-#include "r600/sb/sb_region_passes.h"
+/*
+ * ra_init: colours the coalescing classes with (GPR, channel) pairs.
+ * Arrays keep their GPRs (reserved for them), precoloured classes keep
+ * theirs, then vector operands (one GPR, distinct channels) and the
+ * remaining classes in definition order, each taking the lowest free
+ * channel of the lowest GPR its interfering classes leave.  On SSA values
+ * coloured in definition order this first fit keeps the register count
+ * close to the maximal pressure, which is what lets it beat allocations
+ * that follow the source program's registers.
+ */
+#include <algorithm>
+
+#include "r600/sb/sb_ra.h"
+
+namespace sbcc::r600::sb::region {
+
+namespace {
+
+struct Colourer {
+   RegionShader &sh;
+   RaContext &ctx;
+   Diagnostics &diags;
+   std::vector<std::vector<unsigned>> members; /* by root */
+   std::vector<int> gpr, chan;                  /* by root */
+   std::vector<bool> busy;                      /* scratch: kRaMaxGprs * 4 */
+
+   bool fail(const std::string &msg)
+   {
+      diags.error("ra", SourceLoc{0, 0}, "ra_init: " + msg);
+      return false;
+   }
+
+   /* Register channels taken by classes interfering with root r. */
+   void occupied(unsigned r)
+   {
+      std::fill(busy.begin(), busy.end(), false);
+      for (unsigned v : members[r])
+         for (unsigned w : ctx.adj[v]) {
+            unsigned o = ctx.find(w);
+            if (gpr[o] >= 0)
+               busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
+         }
+   }
+
+   int want_chan(unsigned r) const
+   {
+      return ctx.fixed_chan[r] >= 0 ? ctx.fixed_chan[r] : ctx.pre_chan[r];
+   }
+
+   bool precoloured(unsigned r)
+   {
+      occupied(r);
+      unsigned g = unsigned(ctx.pre_gpr[r]), c = unsigned(ctx.pre_chan[r]);
+      if (busy[g * 4 + c])
+         return fail("two live precoloured values need R" + std::to_string(g) + "." +
+                     "xyzw"[c]);
+      gpr[r] = int(g);
+      chan[r] = int(c);
+      return true;
+   }
+
+   bool scalar(unsigned r)
+   {
+      occupied(r);
+      int fc = want_chan(r);
+      for (unsigned g = 0; g < kRaMaxGprs; g++) {
+         if (ctx.reserved_gpr[g])
+            continue;
+         for (unsigned c = 0; c < 4; c++) {
+            if ((fc >= 0 && int(c) != fc) || busy[g * 4 + c])
+               continue;
+            gpr[r] = int(g);
+            chan[r] = int(c);
+            return true;
+         }
+      }
+      return fail("out of registers");
+   }
+
+   bool vector(const std::vector<unsigned> &group)
+   {
+      std::vector<unsigned> roots;
+      for (unsigned v : group) {
+         unsigned r = ctx.find(v);
+         if (std::find(roots.begin(), roots.end(), r) == roots.end())
+            roots.push_back(r);
+      }
+      if (roots.size() > 4)
+         return fail("a vector operand of more than 4 classes");
+      std::vector<std::vector<bool>> busy_of;
+      for (unsigned r : roots) {
+         if (gpr[r] >= 0)
+            return fail("a vector operand member coloured twice");
+         occupied(r);
+         busy_of.push_back(busy);
+      }
+      for (unsigned g = 0; g < kRaMaxGprs; g++) {
+         if (ctx.reserved_gpr[g])
+            continue;
+         std::vector<int> pick(roots.size(), -1);
+         if (assign(roots, busy_of, g, 0, 0, pick)) {
+            for (size_t i = 0; i < roots.size(); i++) {
+               gpr[roots[i]] = int(g);
+               chan[roots[i]] = pick[i];
+            }
+            return true;
+         }
+      }
+      return fail("out of registers for a vector operand");
+   }
+
+   bool assign(const std::vector<unsigned> &roots, const std::vector<std::vector<bool>> &bo,
+               unsigned g, size_t i, unsigned used, std::vector<int> &pick)
+   {
+      if (i == roots.size())
+         return true;
+      int fc = want_chan(roots[i]);
+      for (unsigned c = 0; c < 4; c++) {
+         if ((used & (1u << c)) || (fc >= 0 && int(c) != fc) || bo[i][g * 4 + c])
+            continue;
+         pick[i] = int(c);
+         if (assign(roots, bo, g, i + 1, used | (1u << c), pick))
+            return true;
+      }
+      return false;
+   }
+};
+
+} // namespace
+
+bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &diags)
+{
+   unsigned nv = ctx.num_values;
+   if (nv != sh.num_values() || ctx.parent.size() != nv) {
+      diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
+      return false;
+   }
+   Colourer col{sh, ctx, diags, {}, {}, {}, {}};
+   col.members.resize(nv);
+   col.gpr.assign(nv, -1);
+   col.chan.assign(nv, -1);
+   col.busy.assign(kRaMaxGprs * 4, false);
+   std::vector<unsigned> first(nv, ~0u);
+   for (unsigned v = 0; v < nv; v++) {
+      if (!ctx.allocatable[v])
+         continue;
+      unsigned r = ctx.find(v);
+      col.members[r].push_back(v);
+      first[r] = std::min(first[r], ctx.def_order[v]);
+   }
+   std::vector<unsigned> roots;
+   for (unsigned r = 0; r < nv; r++)
+      if (!col.members[r].empty())
+         roots.push_back(r);
+
+   for (unsigned r : roots)
+      if (ctx.pre_gpr[r] >= 0 && !col.precoloured(r))
+         return false;
+   for (const auto &g : ctx.vec_groups) {
+      bool any = false;
+      for (unsigned v : g)
+         any |= ctx.allocatable[v] && col.gpr[ctx.find(v)] < 0;
+      if (any && !col.vector(g))
+         return false;
+   }
+   std::stable_sort(roots.begin(), roots.end(),
+                    [&](unsigned a, unsigned b) { return first[a] < first[b]; });
+   for (unsigned r : roots)
+      if (col.gpr[r] < 0 && !col.scalar(r))
+         return false;
+
+   alloc.reg.assign(nv, RegAssign{});
+   alloc.num_gprs = 0;
+   for (unsigned v = 0; v < nv; v++) {
+      if (!ctx.allocatable[v])
+         continue;
+      unsigned r = ctx.find(v);
+      alloc.reg[v].gpr = int16_t(col.gpr[r]);
+      alloc.reg[v].chan = uint8_t(col.chan[r]);
+      alloc.num_gprs = std::max(alloc.num_gprs, unsigned(col.gpr[r] + 1));
+   }
+   /* Array values stay where the array is. */
+   for (size_t var = 0; var < sh.vars.size(); var++) {
+      if (!var_in_array(sh, int(var)))
+         continue;
+      const Var &vv = sh.vars[var];
+      for (unsigned ver = 0; ver <= sh.version_count[var]; ver++) {
+         RegAssign &ra = alloc.reg[sh.value_id(int(var), ver)];
+         ra.gpr = int16_t(vv.index);
+         ra.chan = uint8_t(vv.chan);
+      }
+   }
+   for (const RelArray &a : sh.arrays)
+      alloc.num_gprs = std::max(alloc.num_gprs, a.first + a.count);
+   return true;
+}
+
+} // namespace sbcc::r600::sb::region

@@ -1,2 +1,454 @@
-/* sb_ra_split: being written (see sb_region_passes.h). */
-#include "r600/sb/sb_region_passes.h"
+/*
+ * ra_split: copies that make every register constraint satisfiable, then
+ * the constraint tables and the interference graph of RaContext.
+ *
+ * Like classic sb, every phi source, every psi old value and every fetch /
+ * export operand becomes a fresh copy, so the constrained value lives only
+ * between the copy and its constrained use and can always be coloured;
+ * ra_coalesce then merges copies back where the graph allows, and a copy
+ * that lands on its source's register is a no-op finalize drops.
+ */
+#include <map>
+#include <set>
+
+#include "r600/sb/sb_ra.h"
+
+namespace sbcc::r600::sb::region {
+
+namespace {
+
+using Ref = std::pair<int, unsigned>; /* (var, version) before renumbering */
+
+Ref ref(const Value &v) { return {v.var, v.version}; }
+
+struct Splitter {
+   RegionShader &sh;
+   Diagnostics &diags;
+   bool ok = true;
+   unsigned copies = 0;
+
+   Splitter(RegionShader &s, Diagnostics &d) : sh(s), diags(d) {}
+
+   std::vector<std::vector<Ref>> forced, vecs;
+   std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre; /* value -> gpr, chan */
+   std::vector<std::pair<Ref, Ref>> psi_pairs;
+
+   bool fail(unsigned cf, const std::string &msg)
+   {
+      if (ok)
+         diags.error("ra", SourceLoc{cf + 1, 0}, "ra_split: " + msg);
+      ok = false;
+      return false;
+   }
+
+   bool alloc(const Value &v) const { return ra_value_allocatable(sh, v); }
+
+   /* t = MOV s, one per group (so running the groups in order is the parallel copy). */
+   Node *copy_group(const Value &s, Value &t)
+   {
+      t = sh.new_temp();
+      AluInstr *in = sh.new_alu(AluOp::MOV);
+      in->dst.write = true;
+      Node *a = sh.create(NodeKind::Alu);
+      a->alu = in;
+      Value src = s;
+      src.neg = src.abs = false;
+      a->src.push_back(src);
+      a->dst.push_back(t);
+      Node *g = sh.create(NodeKind::AluGroup);
+      g->children.push_back(a);
+      copies++;
+      return g;
+   }
+
+   Node *clause(std::vector<Node *> groups, unsigned cf_index)
+   {
+      Node *c = sh.create(NodeKind::Cf);
+      c->cf_index = cf_index;
+      c->children = std::move(groups);
+      return c;
+   }
+
+   Value undef()
+   {
+      /* The source of a path that never reaches the phi: nothing defines it. */
+      return sh.new_temp();
+   }
+
+   static bool falls_through(const Node *n)
+   {
+      for (const Node *c : n->children) {
+         if (c->kind == NodeKind::Depart || c->kind == NodeKind::Repeat)
+            return false;
+         if (c->kind == NodeKind::Region && c->departs.empty())
+            return false;
+      }
+      return true;
+   }
+
+   /* Copies of the sources of the phis a depart/repeat feeds, at its end. */
+   void jump_copies(Node *n)
+   {
+      bool dep = n->kind == NodeKind::Depart;
+      auto &phis = dep ? n->target->phi : n->target->loop_phi;
+      unsigned idx = dep ? n->dep_index : n->dep_index + 1;
+      bool reach = falls_through(n);
+      std::vector<Node *> groups;
+      for (Node *p : phis) {
+         if (!alloc(p->dst[0]) || idx >= p->src.size())
+            continue;
+         if (!reach) {
+            p->src[idx] = undef();
+            continue;
+         }
+         Value t;
+         groups.push_back(copy_group(p->src[idx], t));
+         p->src[idx] = t;
+      }
+      if (!groups.empty())
+         n->children.push_back(clause(std::move(groups), n->cf_index));
+   }
+
+   /* Copies of loop_phi source 0, to go just before the loop region. */
+   Node *loop_entry_copies(Node *r)
+   {
+      std::vector<Node *> groups;
+      for (Node *p : r->loop_phi) {
+         if (!alloc(p->dst[0]) || p->src.empty())
+            continue;
+         Value t;
+         groups.push_back(copy_group(p->src[0], t));
+         p->src[0] = t;
+      }
+      return groups.empty() ? nullptr : clause(std::move(groups), r->cf_index);
+   }
+
+   /* Distinct operands of `vals` (from `first`, `count` of them) replaced by
+    * copies appended to `groups`; returns the copies. */
+   std::vector<Value> copy_operands(std::vector<Value> &vals, size_t first, size_t count,
+                                    std::vector<Node *> &groups)
+   {
+      std::map<Ref, Value> done;
+      std::vector<Value> out;
+      for (size_t k = first; k < first + count && k < vals.size(); k++) {
+         Value &v = vals[k];
+         if (!alloc(v))
+            continue;
+         auto it = done.find(ref(v));
+         if (it == done.end()) {
+            Value t;
+            groups.push_back(copy_group(v, t));
+            it = done.emplace(ref(v), t).first;
+            out.push_back(t);
+         }
+         v = it->second;
+      }
+      return out;
+   }
+
+   Node *fetch_clause_copies(Node *cfn)
+   {
+      std::set<Ref> defined;
+      std::vector<Node *> groups;
+      for (Node *f : cfn->children) {
+         if (f->kind != NodeKind::Fetch)
+            continue;
+         for (const Value &s : f->src)
+            if (s.kind == ValueKind::Var && defined.count(ref(s))) {
+               fail(cfn->cf_index, "a fetch reads the result of another fetch of its clause");
+               return nullptr;
+            }
+         std::vector<Value> cs = copy_operands(f->src, 0, f->src.size(), groups);
+         if (!cs.empty()) {
+            vecs.emplace_back();
+            for (const Value &c : cs)
+               vecs.back().push_back(ref(c));
+         }
+         bool in_array = false;
+         std::vector<Ref> d;
+         for (const Value &v : f->dst) {
+            if (v.kind != ValueKind::Var)
+               continue;
+            defined.insert(ref(v));
+            if (var_in_array(sh, v.var))
+               in_array = true;
+            else if (alloc(v))
+               d.push_back(ref(v));
+         }
+         if (in_array) {
+            /* Keep the whole destination where the array is. */
+            for (const Value &v : f->dst)
+               if (v.kind == ValueKind::Var && alloc(v))
+                  pre.push_back({ref(v), {sh.vars[v.var].index, sh.vars[v.var].chan}});
+         } else if (!d.empty()) {
+            vecs.push_back(std::move(d));
+         }
+      }
+      return groups.empty() ? nullptr : clause(std::move(groups), cfn->cf_index);
+   }
+
+   Node *export_copies(Node *cfn)
+   {
+      const ExportInfo &e = cfn->cf->exp;
+      unsigned per = 0;
+      for (unsigned c = 0; c < 4; c++)
+         if (e.swizzle[c] < 4)
+            per++;
+      std::vector<Node *> groups;
+      for (unsigned b = 0; b < e.burst_count; b++) {
+         std::vector<Value> cs = copy_operands(cfn->src, size_t(b) * per, per, groups);
+         if (cs.empty())
+            continue;
+         if (e.burst_count == 1) {
+            vecs.emplace_back();
+            for (const Value &c : cs)
+               vecs.back().push_back(ref(c));
+            continue;
+         }
+         /* Consecutive GPRs: keep the registers the export names. */
+         unsigned gpr = e.gpr + b;
+         if (gpr >= kRaMaxGprs) {
+            fail(cfn->cf_index, "export burst reaches R" + std::to_string(gpr));
+            return nullptr;
+         }
+         for (size_t k = size_t(b) * per; k < size_t(b + 1) * per && k < cfn->src.size(); k++) {
+            const Value &v = cfn->src[k];
+            if (alloc(v))
+               pre.push_back({ref(v), {gpr, e.swizzle[k - size_t(b) * per] & 3}});
+         }
+      }
+      return groups.empty() ? nullptr : clause(std::move(groups), cfn->cf_index);
+   }
+
+   /* Inside an ALU clause: each psi's old value is copied before the group
+    * of its predicated instruction. */
+   void psi_copies(Node *cfn)
+   {
+      std::vector<Node *> out;
+      size_t i = 0;
+      auto &ch = cfn->children;
+      while (i < ch.size()) {
+         size_t j = i + 1;
+         std::vector<Node *> before;
+         while (j < ch.size() && ch[j]->kind == NodeKind::Psi) {
+            Node *psi = ch[j];
+            if (psi->src.size() == 3 && psi->dst.size() == 1 && psi->dst[0].kind == ValueKind::Var) {
+               const Value &d = psi->dst[0];
+               if (var_in_array(sh, d.var)) {
+                  if (alloc(psi->src[1]))
+                     pre.push_back({ref(psi->src[1]), {sh.vars[d.var].index, sh.vars[d.var].chan}});
+               } else if (alloc(d)) {
+                  Value t;
+                  before.push_back(copy_group(psi->src[2], t));
+                  psi->src[2] = t;
+                  forced.push_back({ref(d), ref(psi->src[1]), ref(t)});
+                  psi_pairs.push_back({ref(psi->src[1]), ref(t)});
+               }
+            }
+            j++;
+         }
+         out.insert(out.end(), before.begin(), before.end());
+         out.insert(out.end(), ch.begin() + long(i), ch.begin() + long(j));
+         i = j;
+      }
+      ch = std::move(out);
+   }
+
+   void process(Node *n)
+   {
+      if (!ok)
+         return;
+      std::vector<Node *> out;
+      for (Node *c : n->children) {
+         process(c);
+         if (!ok)
+            return;
+         Node *before = nullptr;
+         if (c->kind == NodeKind::Region)
+            before = loop_entry_copies(c);
+         else if (c->kind == NodeKind::Cf) {
+            bool fetch = false, psi = false;
+            for (Node *k : c->children) {
+               fetch |= k->kind == NodeKind::Fetch;
+               psi |= k->kind == NodeKind::Psi;
+            }
+            if (fetch)
+               before = fetch_clause_copies(c);
+            if (psi)
+               psi_copies(c);
+            if (c->cf && (c->cf->op == CfOp::EXPORT || c->cf->op == CfOp::EXPORT_DONE) &&
+                !c->src.empty())
+               before = export_copies(c);
+         }
+         if (!ok)
+            return;
+         if (before)
+            out.push_back(before);
+         out.push_back(c);
+      }
+      n->children = std::move(out);
+      if (n->kind == NodeKind::Depart || n->kind == NodeKind::Repeat)
+         jump_copies(n);
+      if (n->kind == NodeKind::Region) {
+         for (Node *p : n->phi)
+            if (alloc(p->dst[0])) {
+               forced.emplace_back();
+               forced.back().push_back(ref(p->dst[0]));
+               for (const Value &s : p->src)
+                  forced.back().push_back(ref(s));
+            }
+         for (Node *p : n->loop_phi)
+            if (alloc(p->dst[0])) {
+               forced.emplace_back();
+               forced.back().push_back(ref(p->dst[0]));
+               for (const Value &s : p->src)
+                  forced.back().push_back(ref(s));
+            }
+      }
+   }
+};
+
+void mark_present(const RegionShader &sh, const Node *n, std::vector<bool> &present)
+{
+   auto see = [&](const Value &v) {
+      if (ra_value_allocatable(sh, v))
+         present[sh.value_id(v)] = true;
+   };
+   for (const Value &v : n->src)
+      see(v);
+   for (const Value &v : n->dst)
+      see(v);
+   for (const Node *p : n->phi)
+      mark_present(sh, p, present);
+   for (const Node *p : n->loop_phi)
+      mark_present(sh, p, present);
+   for (const Node *c : n->children)
+      mark_present(sh, c, present);
+}
+
+bool is_plain_mov(const Node *a)
+{
+   const AluInstr *in = a->alu;
+   if (!in || in->op != AluOp::MOV || in->dst.clamp || in->dst.omod || in->pred_sel ||
+       a->src.size() != 1 || a->dst.size() != 1)
+      return false;
+   const Value &s = a->src[0];
+   return s.kind == ValueKind::Var && !s.neg && !s.abs;
+}
+
+void collect_movs_and_chans(const RegionShader &sh, const Node *n, RaContext &ctx,
+                            unsigned depth)
+{
+   if (n->kind == NodeKind::Region && n->loop)
+      depth++;
+   if (n->kind == NodeKind::AluGroup) {
+      bool fixed = alu_group_fixed(sh, n);
+      for (const Node *a : n->children) {
+         if (a->kind != NodeKind::Alu || !a->alu || a->dst.empty())
+            continue;
+         const Value &d = a->dst[0];
+         if (!ra_value_allocatable(sh, d))
+            continue;
+         unsigned id = sh.value_id(d);
+         if (fixed && a->alu->slot < 4)
+            ctx.fixed_chan[id] = int8_t(a->alu->slot);
+         if (is_plain_mov(a) && ra_value_allocatable(sh, a->src[0]))
+            ctx.copies.push_back({id, sh.value_id(a->src[0]), 1 + 10 * depth});
+      }
+      return;
+   }
+   for (const Node *c : n->children)
+      collect_movs_and_chans(sh, c, ctx, depth);
+}
+
+} // namespace
+
+bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
+{
+   if (!sh.root) {
+      diags.error("ra", SourceLoc{0, 0}, "ra_split: empty shader");
+      return false;
+   }
+   Splitter s(sh, diags);
+   s.process(sh.root);
+   if (!s.ok)
+      return false;
+   sh.number_values();
+
+   unsigned nv = sh.num_values();
+   ctx = RaContext{};
+   ctx.num_values = nv;
+   ctx.pre_gpr.assign(nv, -1);
+   ctx.pre_chan.assign(nv, -1);
+   ctx.fixed_chan.assign(nv, -1);
+   ctx.vec_group.assign(nv, -1);
+   ctx.reserved_gpr.assign(kRaMaxGprs, false);
+   ctx.parent.resize(nv);
+   for (unsigned i = 0; i < nv; i++)
+      ctx.parent[i] = i;
+   ctx.split_copies = s.copies;
+
+   ctx.allocatable.assign(nv, false);
+   mark_present(sh, sh.root, ctx.allocatable);
+
+   auto id = [&](const Ref &r) { return sh.value_id(r.first, r.second); };
+
+   for (const RelArray &a : sh.arrays)
+      for (unsigned g = a.first; g < a.first + a.count && g < kRaMaxGprs; g++)
+         ctx.reserved_gpr[g] = true;
+   /* Values on entry keep their register. */
+   for (size_t v = 0; v < sh.vars.size(); v++) {
+      const Var &var = sh.vars[v];
+      if (var.kind != VarKind::Gpr || var_in_array(sh, int(v)))
+         continue;
+      unsigned i = sh.value_id(int(v), 0);
+      if (!ctx.allocatable[i])
+         continue;
+      if (var.index >= kRaMaxGprs) {
+         diags.error("ra", SourceLoc{0, 0},
+                     "ra_split: input read from R" + std::to_string(var.index));
+         return false;
+      }
+      ctx.pre_gpr[i] = int16_t(var.index);
+      ctx.pre_chan[i] = int8_t(var.chan);
+   }
+   for (auto &p : s.pre) {
+      unsigned i = id(p.first);
+      if (ctx.pre_gpr[i] >= 0 &&
+          (ctx.pre_gpr[i] != int(p.second.first) || ctx.pre_chan[i] != int(p.second.second))) {
+         diags.error("ra", SourceLoc{0, 0}, "ra_split: a value needs two registers");
+         return false;
+      }
+      ctx.pre_gpr[i] = int16_t(p.second.first);
+      ctx.pre_chan[i] = int8_t(p.second.second);
+   }
+   for (auto &f : s.forced) {
+      ctx.forced.emplace_back();
+      for (const Ref &r : f)
+         ctx.forced.back().push_back(id(r));
+   }
+   for (auto &g : s.vecs) {
+      if (g.size() > 4) {
+         diags.error("ra", SourceLoc{0, 0}, "ra_split: a vector operand of more than 4 values");
+         return false;
+      }
+      ctx.vec_groups.emplace_back();
+      for (const Ref &r : g) {
+         unsigned i = id(r);
+         if (ctx.vec_group[i] >= 0) {
+            diags.error("ra", SourceLoc{0, 0}, "ra_split: a value in two vector operands");
+            return false;
+         }
+         ctx.vec_group[i] = int(ctx.vec_groups.size() - 1);
+         ctx.vec_groups.back().push_back(i);
+      }
+   }
+   for (auto &p : s.psi_pairs)
+      ctx.psi_pairs.push_back({id(p.first), id(p.second)});
+
+   ra_build_interference(sh, ctx);
+   collect_movs_and_chans(sh, sh.root, ctx, 0);
+   return true;
+}
+
+} // namespace sbcc::r600::sb::region
