@@ -1,1 +1,625 @@
-#include <gtest/gtest.h>
+/*
+ * gvn and peephole over the structured SSA tree: exact dumps per rule
+ * family (copy propagation with modifiers, folding, algebraic rules, value
+ * numbering, scoping across ifs, the limits on fetch sources, inputs and
+ * array elements, SETcc + PRED_SETNE), folding checked bit-exactly against
+ * the emulator on random operand bits, and the algebraic rules checked by
+ * evaluating the rewritten instruction against the emulator's result.
+ */
+#include <random>
+
+#include "r600/r600_emu_alu.h"
+#include "r600/sb/sb_region_passes.h"
+#include "sb/sb_test_util.h"
+
+namespace {
+
+using namespace sbcc;
+using namespace sbcc::r600;
+using namespace sbcc::r600::sb::region;
+using namespace sbcc::r600::sb::test;
+
+struct Parsed {
+   std::unique_ptr<RegionShader> sh;
+   std::string error;
+};
+
+Parsed parse(const Program &p, const RegionParseOptions &o = {})
+{
+   Diagnostics d;
+   Parsed r;
+   r.sh = region_parse(p, o, d);
+   if (!r.sh) {
+      r.error = d.str();
+      return r;
+   }
+   ssa_prepare(*r.sh);
+   ssa_rename(*r.sh);
+   return r;
+}
+
+/* The dump after gvn (and peephole when asked). */
+std::string run(const Program &p, bool with_peephole = false, const RegionParseOptions &o = {})
+{
+   Parsed r = parse(p, o);
+   if (!r.sh)
+      return "refused: " + r.error;
+   Diagnostics d;
+   if (!gvn(*r.sh, d))
+      return "gvn failed: " + d.str();
+   if (with_peephole && !peephole(*r.sh, d))
+      return "peephole failed: " + d.str();
+   return region_dump(*r.sh);
+}
+
+AluInstr pred(AluOp op, AluSrc a, AluSrc b)
+{
+   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
+   in.update_exec_mask = true;
+   in.update_pred = true;
+   return in;
+}
+
+AluSrc negate(AluSrc s)
+{
+   s.neg = !s.neg;
+   return s;
+}
+
+AluSrc absolute(AluSrc s)
+{
+   s.abs = true;
+   return s;
+}
+
+TEST(SbGvn, CopiesPropagateWithComposedModifiers)
+{
+   /* R2.x = -R1.x; R2.y = |R2.x| (abs of a negation is abs);
+    * R2.z = -R2.x (double negation); R3.x = R2.x (chain) read by a MUL. */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), negate(src_gpr(1, 0)))}),
+                  group({alu(AluOp::MOV, kSlotY, dst(2, 1), absolute(src_gpr(2, 0))),
+                         alu(AluOp::ADD, kSlotZ, dst(2, 2), negate(src_gpr(2, 0)), one()),
+                         alu(AluOp::MOV, kSlotX, dst(3, 0), src_gpr(2, 0))}),
+                  group({alu(AluOp::MUL, kSlotW, dst(2, 3), src_gpr(3, 0), src_gpr(2, 1))})}),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = -R1.x.0\n"
+             "  group\n"
+             "    y: MOV R2.y.1 = |R1.x.0|\n"
+             "    z: ADD R2.z.1 = R1.x.0, 1.0\n"
+             "    x: MOV R3.x.1 = -R1.x.0\n"
+             "  group\n"
+             "    w: MUL R2.w.1 = -R1.x.0, |R1.x.0|\n"
+             "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R2.z.1, R2.w.1\n");
+}
+
+TEST(SbGvn, ConstantsFoldAndPropagate)
+{
+   /* R2.x = 2.0; R2.y = R2.x + 1.0 -> 3.0; R2.z = R2.y * 0.5 -> 1.5;
+    * R2.w = SETGT R2.z, 1.0 -> 1.0 (an inline constant); integer ops too. */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), lit(0)),
+                         alu(AluOp::ADD_INT, kSlotY, dst(3, 0), src_inline(kSrc_1_INT),
+                             src_inline(kSrc_M_1_INT))},
+                        {0x40000000}),
+                  group({alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(2, 0), one())}),
+                  group({alu(AluOp::MUL, kSlotZ, dst(2, 2), src_gpr(2, 1), src_inline(kSrc_0_5))}),
+                  group({alu(AluOp::SETGT, kSlotW, dst(2, 3), src_gpr(2, 2), one()),
+                         alu(AluOp::MUL_IEEE, kSlotX, dst(3, 1), src_gpr(1, 0), src_gpr(3, 0))})}),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = 0x40000000\n"
+             "    y: MOV R3.x.1 = 0\n"
+             "  group\n"
+             "    y: MOV R2.y.1 = 0x40400000\n"
+             "  group\n"
+             "    z: MOV R2.z.1 = 0x3fc00000\n"
+             "  group\n"
+             "    w: MOV R2.w.1 = 1.0\n"
+             "    x: MUL_IEEE R3.y.1 = R1.x.0, 0\n"
+             "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R2.z.1, R2.w.1\n");
+}
+
+TEST(SbGvn, AlgebraicRules)
+{
+   AluInstr clamped = alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(1, 1), one());
+   clamped.dst.clamp = true;
+   AluInstr int_clamped = alu(AluOp::ADD_INT, kSlotW, dst(3, 3), src_gpr(1, 3), zero());
+   int_clamped.dst.clamp = true;
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MUL, kSlotX, dst(2, 0), one(), src_gpr(1, 0)),
+                         clamped,
+                         alu(AluOp::MUL, kSlotZ, dst(2, 2), src_gpr(1, 2), zero()),
+                         alu(AluOp::MUL_IEEE, kSlotW, dst(2, 3), src_gpr(1, 2), zero())}),
+                  group({alu(AluOp::MULADD, kSlotX, dst(3, 0), src_gpr(1, 0), src_gpr(1, 1), zero()),
+                         alu(AluOp::MULADD_IEEE, kSlotY, dst(3, 1), src_gpr(1, 0), one(),
+                             src_gpr(1, 2)),
+                         alu(AluOp::MUL, kSlotZ, dst(3, 2), src_gpr(1, 3), negate(one())),
+                         int_clamped}),
+                  group({alu(AluOp::MAX, kSlotX, dst(4, 0), src_gpr(1, 0), src_gpr(1, 0)),
+                         alu(AluOp::SUB_INT, kSlotY, dst(4, 1), src_gpr(1, 1), src_gpr(1, 1)),
+                         alu(AluOp::CNDE, kSlotZ, dst(4, 2), src_gpr(1, 0), src_gpr(1, 2),
+                             src_gpr(1, 2)),
+                         alu(AluOp::CNDGE_INT, kSlotW, dst(4, 3), zero(), src_gpr(1, 1),
+                             src_gpr(1, 2))}),
+                  group({alu(AluOp::ADD, kSlotX, dst(5, 0), src_gpr(1, 3), zero()),
+                         alu(AluOp::AND_INT, kSlotY, dst(5, 1), src_gpr(1, 3),
+                             src_inline(kSrc_M_1_INT)),
+                         alu(AluOp::CNDGT, kSlotZ, dst(5, 2), src_literal(0), src_gpr(1, 1),
+                             src_gpr(1, 2))},
+                        {0xbf800000})}),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = R1.x.0\n"
+             "    y: MOV R2.y.1 = R1.y.0\n"
+             "    z: MOV R2.z.1 = 0\n"
+             "    w: MUL_IEEE R2.w.1 = R1.z.0, 0\n"
+             "  group\n"
+             "    x: MUL R3.x.1 = R1.x.0, R1.y.0\n"
+             "    y: ADD R3.y.1 = R1.x.0, R1.z.0\n"
+             "    z: MOV R3.z.1 = -R1.w.0\n"
+             "    w: ADD_INT R3.w.1 = R1.w.0, 0\n"
+             "  group\n"
+             "    x: MOV R4.x.1 = R1.x.0\n"
+             "    y: MOV R4.y.1 = 0\n"
+             "    z: MOV R4.z.1 = R1.z.0\n"
+             "    w: MOV R4.w.1 = R1.y.0\n"
+             "  group\n"
+             "    x: MOV R5.x.1 = R1.w.0\n"
+             "    y: MOV R5.y.1 = R1.w.0\n"
+             "    z: MOV R5.z.1 = R1.z.0\n"
+             "cf 1 EXPORT_DONE R1.x.0, R2.y.1, R2.z.1, R2.w.1\n");
+   /* The clamp of R2.y stays on its MOV; the integer op's clamp bit would
+    * become a float clamp on a MOV, so that op is left alone. */
+   Parsed r = parse(p);
+   Diagnostics d;
+   ASSERT_TRUE(gvn(*r.sh, d));
+   const Node *g0 = r.sh->root->children[0]->children[0];
+   EXPECT_TRUE(g0->children[1]->alu->dst.clamp);
+   EXPECT_FALSE(g0->children[0]->alu->dst.clamp);
+}
+
+TEST(SbGvn, RepeatedComputationsReadTheFirst)
+{
+   /* ADD a, b and ADD b, a are one value (ADD is commutative); SUB-like
+    * ADD a, -b is another; a second MULADD with the same operands too.  The
+    * duplicate in the same group as the first is not merged (VLIW: it
+    * cannot read a result of its own group). */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1)),
+                         alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(1, 1), src_gpr(1, 0))}),
+                  group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 1), src_gpr(1, 0)),
+                         alu(AluOp::ADD, kSlotY, dst(3, 1), src_gpr(1, 0), negate(src_gpr(1, 1))),
+                         alu(AluOp::MULADD, kSlotZ, dst(3, 2), src_gpr(1, 0), src_gpr(1, 1),
+                             src_gpr(1, 2))}),
+                  group({alu(AluOp::MULADD, kSlotZ, dst(4, 2), src_gpr(1, 0), src_gpr(1, 1),
+                             src_gpr(1, 2)),
+                         alu(AluOp::MUL, kSlotX, dst(2, 2), src_gpr(3, 0), src_gpr(4, 2))})}),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: ADD R2.x.1 = R1.x.0, R1.y.0\n"
+             "    y: ADD R2.y.1 = R1.y.0, R1.x.0\n"
+             "  group\n"
+             "    x: MOV R3.x.1 = R2.x.1\n"
+             "    y: ADD R3.y.1 = R1.x.0, -R1.y.0\n"
+             "    z: MULADD R3.z.1 = R1.x.0, R1.y.0, R1.z.0\n"
+             "  group\n"
+             "    z: MOV R4.z.1 = R3.z.1\n"
+             "    x: MUL R2.z.1 = R2.x.1, R4.z.0\n"
+             "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R2.z.1, R2.w.0\n");
+}
+
+TEST(SbGvn, ValuesInsideAnIfAreNotUsedAfterIt)
+{
+   /* t = a * b before the if is reused inside it; u = a + b inside the if
+    * is not reused after the if (the else path never computed it). */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1))})}),
+      alu_clause({group({pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())})}, CfOp::ALU_PUSH_BEFORE),
+      cf_op(CfOp::JUMP, 4, 1),
+      alu_clause({group({alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(1, 1), src_gpr(1, 0)),
+                         alu(AluOp::ADD, kSlotZ, dst(2, 2), src_gpr(1, 0), src_gpr(1, 1))})},
+                 CfOp::ALU_POP_AFTER),
+      alu_clause({group({alu(AluOp::ADD, kSlotW, dst(2, 3), src_gpr(1, 0), src_gpr(1, 1))})}),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MUL R2.x.1 = R1.x.0, R1.y.0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: PRED_SETGT _, EXEC.1, PRED.1 = R1.x.0, 0\n"
+             "region #0 (departs 2, repeats 0)\n"
+             "  depart #1 -> region #0\n"
+             "    if EXEC.1\n"
+             "      depart #0 -> region #0\n"
+             "        cf 3 ALU_POP_AFTER\n"
+             "          group\n"
+             "            y: MOV R2.y.1 = R2.x.1\n"
+             "            z: ADD R2.z.1 = R1.x.0, R1.y.0\n"
+             "  phi R2.y.2 = R2.y.1, R2.y.0\n"
+             "  phi R2.z.2 = R2.z.1, R2.z.0\n"
+             "cf 4 ALU\n"
+             "  group\n"
+             "    w: ADD R2.w.1 = R1.x.0, R1.y.0\n"
+             "cf 5 EXPORT_DONE R2.x.1, R2.y.2, R2.z.2, R2.w.1\n");
+}
+
+TEST(SbGvn, FetchAndExportReadOnlyPlainRegisterCopies)
+{
+   /* R3.x = -R1.x feeds a fetch: the modifier cannot go there, the copy
+    * stays.  R3.y = R1.y (plain; R1.y never redefined) propagates into the
+    * fetch.  R2.x = 1.0 is exported: constants cannot be exported, it stays. */
+   TexInstr t;
+   t.src_gpr = 3;
+   t.dst_gpr = 4;
+   t.src_sel = {0, 1, kSel0, kSel0};
+   CfInstr tex = cf_op(CfOp::TEX);
+   tex.fetches.push_back(t);
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(3, 0), negate(src_gpr(1, 0))),
+                         alu(AluOp::MOV, kSlotY, dst(3, 1), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotZ, dst(2, 0), one())})}),
+      tex,
+      alu_clause({group({alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(4, 0), src_gpr(3, 0))})}),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R3.x.1 = -R1.x.0\n"
+             "    y: MOV R3.y.1 = R1.y.0\n"
+             "    z: MOV R2.x.1 = 1.0\n"
+             "cf 1 TEX\n"
+             "  SAMPLE R4.x.1, R4.y.1, R4.z.1, R4.w.1 = R3.x.1, R1.y.0\n"
+             "cf 2 ALU\n"
+             "  group\n"
+             "    y: ADD R2.y.1 = R4.x.1, -R1.x.0\n"
+             "cf 3 EXPORT_DONE R2.x.1, R2.y.1, R2.z.0, R2.w.0\n");
+}
+
+TEST(SbGvn, InputsAndArrayElementsAreNotReadPastARedefinition)
+{
+   /* R2.x = R1.x, then R1.x is redefined: the input keeps its register, so
+    * the later use of R2.x must not read R1.x.0.  R3.x = R5.x (R4..R7 is an
+    * indirectly written array), then a relative write: same.  R3.y = R1.y
+    * (never redefined) does propagate. */
+   AluInstr st = alu(AluOp::MOV, kSlotY, dst(4, 0), src_gpr(1, 2));
+   st.dst.rel = true;
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
+                         alu(AluOp::MOV, kSlotY, dst(3, 0), src_gpr(5, 0)),
+                         alu(AluOp::MOV, kSlotZ, dst(3, 1), src_gpr(1, 1)),
+                         alu(AluOp::MOVA_INT, kSlotW, dst(0, 0, false), src_gpr(1, 3))}),
+                  group({alu(AluOp::MOV, kSlotX, dst(1, 0), zero()), st}),
+                  group({alu(AluOp::ADD, kSlotX, dst(2, 1), src_gpr(2, 0), src_gpr(3, 0)),
+                         alu(AluOp::ADD, kSlotY, dst(2, 2), src_gpr(3, 1), src_gpr(1, 0))})}),
+      export_done(2),
+   });
+   RegionParseOptions o;
+   o.arrays.push_back(RelArray{4, 4});
+   EXPECT_EQ(run(p, false, o),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = R1.x.0\n"
+             "    y: MOV R3.x.1 = R5.x.0\n"
+             "    z: MOV R3.y.1 = R1.y.0\n"
+             "    w: MOVA_INT _, AR.x.1 = R1.w.0\n"
+             "  group\n"
+             "    x: MOV R1.x.1 = 0\n"
+             "    y: MOV R[AR.x.1 + 4].x {use R4.x.0, R5.x.0, R6.x.0, R7.x.0; def R4.x.1, R5.x.1, R6.x.1, R7.x.1} = R1.z.0\n"
+             "  group\n"
+             "    x: ADD R2.y.1 = R2.x.1, R3.x.1\n"
+             "    y: MOV R2.z.1 = R1.y.0\n"
+             "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R1.y.0, R2.w.0\n");
+}
+
+TEST(SbGvn, SideEffectsAndPredicationAreLeftAlone)
+{
+   /* KILLGT of constants, a PRED_SETGT repeated, a predicated MUL by 1:
+    * none is folded, merged or simplified. */
+   AluInstr ps_ = pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero());
+   ps_.update_exec_mask = false;
+   AluInstr ps2 = ps_;
+   AluInstr mul = alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(1, 1), one());
+   mul.pred_sel = 3;
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::KILLGT, kSlotX, dst(0, 0, false), one(), zero())}),
+                  group({ps_}), group({ps2}), group({mul})}),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: KILLGT _ = 1.0, 0\n"
+             "  group\n"
+             "    x: PRED_SETGT _, PRED.1 = R1.x.0, 0\n"
+             "  group\n"
+             "    x: PRED_SETGT _, PRED.2 = R1.x.0, 0\n"
+             "  group\n"
+             "    x: MUL T4.1 = R1.y.0, 1.0, PRED.2\n"
+             "  psi (pred_sel 3) R2.x.1 = PRED.2, T4.1, R2.x.0\n"
+             "cf 1 EXPORT_DONE R2.x.1, R2.y.0, R2.z.0, R2.w.0\n");
+}
+
+TEST(SbGvn, NotInSsaFormIsRefused)
+{
+   Program p = program(ChipClass::Evergreen, {export_done(2)});
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh);
+   EXPECT_FALSE(gvn(*sh, d));
+   EXPECT_FALSE(peephole(*sh, d));
+   EXPECT_EQ(messages(d), "gvn: the shader is not in numbered SSA form\n"
+                          "peephole: the shader is not in numbered SSA form\n");
+}
+
+/* ---- peephole ---- */
+
+TEST(SbPeephole, SetccFeedingPredSetneBecomesOnePredSet)
+{
+   /* x = SETGT a, b; PUSH (PRED_SETNE_INT x, 0)  ->  PRED_SETGT_PUSH-free
+    * form: the predicate instruction compares a, b itself.  A SETE_INT
+    * result tested with PRED_SETNE_INT gets PRED_SETE_INT; a negated x
+    * under an integer test is left alone (-0 bits are not 0). */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::SETGT, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1)),
+                         alu(AluOp::SETE_INT, kSlotY, dst(2, 1), src_gpr(1, 2), zero())})}),
+      alu_clause({group({pred(AluOp::PRED_SETNE_INT, src_gpr(2, 0), zero())})},
+                 CfOp::ALU_PUSH_BEFORE),
+      cf_op(CfOp::JUMP, 4, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), one())})}, CfOp::ALU_POP_AFTER),
+      alu_clause({group({pred(AluOp::PRED_SETNE, zero(), negate(src_gpr(2, 1)))})},
+                 CfOp::ALU_PUSH_BEFORE),
+      cf_op(CfOp::JUMP, 7, 1),
+      alu_clause({group({alu(AluOp::KILLNE_INT, kSlotX, dst(0, 0, false), negate(src_gpr(2, 1)),
+                             zero())})},
+                 CfOp::ALU_POP_AFTER),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p, true),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: SETGT R2.x.1 = R1.x.0, R1.y.0\n"
+             "    y: SETE_INT R2.y.1 = R1.z.0, 0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: PRED_SETGT _, EXEC.1, PRED.1 = R1.x.0, R1.y.0\n"
+             "region #0 (departs 2, repeats 0)\n"
+             "  depart #1 -> region #0\n"
+             "    if EXEC.1\n"
+             "      depart #0 -> region #0\n"
+             "        cf 3 ALU_POP_AFTER\n"
+             "          group\n"
+             "            z: MOV R2.z.1 = 1.0\n"
+             "  phi R2.z.2 = R2.z.1, R2.z.0\n"
+             "cf 4 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: PRED_SETE_INT _, EXEC.2, PRED.2 = R1.z.0, 0\n"
+             "region #1 (departs 2, repeats 0)\n"
+             "  depart #1 -> region #1\n"
+             "    if EXEC.2\n"
+             "      depart #0 -> region #1\n"
+             "        cf 6 ALU_POP_AFTER\n"
+             "          group\n"
+             "            x: KILLNE_INT _ = -R2.y.1, 0\n"
+             "cf 7 EXPORT_DONE R2.x.1, R2.y.1, R2.z.2, R2.w.0\n");
+}
+
+/* ---- folding and rules against the emulator ---- */
+
+const uint32_t kSpecial[] = {
+   0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0xff800000u,
+   0x7fc00000u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0x3f000000u, 0xffffffffu,
+   0x00000002u, 0x4b000000u, 0xcf000000u, 0x0000001fu,
+};
+
+uint32_t random_bits(std::mt19937 &rng)
+{
+   switch (rng() % 4) {
+   case 0: return kSpecial[rng() % std::size(kSpecial)];
+   case 1: return f2u(std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng));
+   case 2: return rng() % 64;
+   default: return uint32_t(rng());
+   }
+}
+
+ShaderInfo info_for(ChipClass chip)
+{
+   ShaderInfo info = vs_info(chip);
+   return info;
+}
+
+/* The instruction defining `v` (R2.x's last value) after the passes. */
+const Node *def_of(const Node *n, const Value &v)
+{
+   if (n->kind == NodeKind::Alu && !n->dst.empty() && n->dst[0].kind == ValueKind::Var &&
+       n->dst[0].var == v.var && n->dst[0].version == v.version)
+      return n;
+   for (const Node *c : n->children)
+      if (const Node *d = def_of(c, v))
+         return d;
+   return nullptr;
+}
+
+/* R2.x at its first version: what the single tested instruction writes. */
+Value r2x(RegionShader &sh)
+{
+   Value v;
+   v.kind = ValueKind::Var;
+   v.var = sh.var_id(VarKind::Gpr, 2, 0);
+   v.version = 1;
+   return v;
+}
+
+uint32_t operand_bits(const Value &v, const Vec4 &in)
+{
+   uint32_t b = 0;
+   switch (v.kind) {
+   case ValueKind::Var: b = in[0]; break; /* the caller puts the lane's value first */
+   case ValueKind::Literal: b = v.literal; break;
+   case ValueKind::Inline:
+      switch (v.literal) {
+      case kSrc_0: b = 0; break;
+      case kSrc_1: b = f2u(1.0f); break;
+      case kSrc_1_INT: b = 1; break;
+      case kSrc_M_1_INT: b = 0xffffffffu; break;
+      case kSrc_0_5: b = f2u(0.5f); break;
+      default: ADD_FAILURE() << "inline " << v.literal;
+      }
+      break;
+   default: ADD_FAILURE() << "operand kind"; break;
+   }
+   if (v.abs)
+      b &= 0x7fffffffu;
+   if (v.neg)
+      b ^= 0x80000000u;
+   return b;
+}
+
+TEST(SbGvn, FoldedConstantsEqualTheEmulator)
+{
+   /* R2.x = op(lit0, lit1, lit2) exported; gvn must fold it to a MOV of
+    * exactly the bits the emulator computes, for every op and chip. */
+   const AluOp ops[] = {
+      AluOp::ADD, AluOp::MUL, AluOp::MUL_IEEE, AluOp::MAX, AluOp::MIN, AluOp::MAX_DX10,
+      AluOp::MIN_DX10, AluOp::SETE, AluOp::SETGT, AluOp::SETGE_DX10, AluOp::SETNE_DX10,
+      AluOp::FRACT, AluOp::FLOOR, AluOp::TRUNC, AluOp::ASHR_INT, AluOp::LSHL_INT, AluOp::AND_INT,
+      AluOp::ADD_INT, AluOp::SUB_INT, AluOp::MAX_INT, AluOp::MIN_UINT, AluOp::SETGT_INT,
+      AluOp::SETGE_UINT, AluOp::FLT_TO_INT, AluOp::INT_TO_FLT, AluOp::UINT_TO_FLT,
+      AluOp::RECIP_IEEE, AluOp::RECIPSQRT_CLAMPED, AluOp::EXP_IEEE, AluOp::LOG_CLAMPED,
+      AluOp::SIN, AluOp::MULLO_INT, AluOp::MULADD, AluOp::MULADD_IEEE, AluOp::CNDE,
+      AluOp::CNDGT_INT, AluOp::BFE_UINT, AluOp::BFI_INT,
+   };
+   const ChipClass chips[] = {ChipClass::R700, ChipClass::Evergreen};
+   std::mt19937 rng(20261121);
+   unsigned folded = 0;
+   for (ChipClass chip : chips) {
+      for (AluOp op : ops) {
+         if (alu_slots(chip, op) == 0)
+            continue;
+         const bool trans = alu_is_trans_only(chip, op);
+         const unsigned nsrc = alu_op_info(op).num_src;
+         for (unsigned iter = 0; iter < 40; iter++) {
+            uint32_t k[3] = {random_bits(rng), random_bits(rng), random_bits(rng)};
+            AluInstr in = alu(op, trans ? kSlotT : kSlotX, dst(2, 0), lit(0), lit(1), lit(2));
+            std::vector<uint32_t> lits = {k[0], k[1]};
+            if (nsrc == 3)
+               lits = {k[0], k[1], k[2], 0};
+            Program p = program(chip, {alu_clause({group({in}, lits)}), export_done(2)});
+            const ShaderInfo info = info_for(chip);
+            std::vector<Vec4> out = outputs_of(p, info, {Vec4{0, 0, 0, 0}});
+            ASSERT_EQ(out.size(), 1u);
+            Parsed r = parse(p);
+            ASSERT_TRUE(r.sh) << r.error;
+            Diagnostics d;
+            ASSERT_TRUE(gvn(*r.sh, d));
+            const Node *def = def_of(r.sh->root, r2x(*r.sh));
+            ASSERT_TRUE(def);
+            ASSERT_EQ(def->alu->op, AluOp::MOV) << alu_op_name(op);
+            uint32_t got = operand_bits(def->src[0], {});
+            EXPECT_EQ(got, out[0][0]) << chip_class_name(chip) << " " << alu_op_name(op) << " "
+                                      << std::hex << k[0] << " " << k[1] << " " << k[2];
+            folded++;
+         }
+      }
+   }
+   EXPECT_GT(folded, 2000u);
+}
+
+/* Floats equal, or both NaN: the rules hold up to the sign of zero and NaN
+ * payloads (see the rule table). */
+bool same_float(uint32_t a, uint32_t b)
+{
+   float x = u2f(a), y = u2f(b);
+   return a == b || x == y || (x != x && y != y);
+}
+
+TEST(SbGvn, RulesAgreeWithTheEmulator)
+{
+   /* op(R1.x, R1.y, R1.z) with one operand replaced by a constant the rules
+    * look for; the rewritten instruction, evaluated with the emulator's
+    * scalar model, must give what the emulator gives for the source
+    * program. */
+   struct Case {
+      AluOp op;
+      int konst;      /* operand index replaced by the constant, -1 none */
+      uint32_t bits;  /* the constant */
+      bool same01;    /* operand 1 reads operand 0 */
+   };
+   const Case cases[] = {
+      {AluOp::MUL, 1, 0x3f800000u, false},      {AluOp::MUL_IEEE, 0, 0x3f800000u, false},
+      {AluOp::MUL, 1, 0xbf800000u, false},      {AluOp::MUL_IEEE, 1, 0xbf800000u, false},
+      {AluOp::MUL, 0, 0, false},                {AluOp::ADD, 1, 0, false},
+      {AluOp::ADD, 1, 0x80000000u, false},      {AluOp::MULADD, 2, 0, false},
+      {AluOp::MULADD_IEEE, 2, 0, false},        {AluOp::MULADD, 1, 0x3f800000u, false},
+      {AluOp::MULADD_IEEE, 1, 0x3f800000u, false}, {AluOp::MULADD, 1, 0, false},
+      {AluOp::MAX, -1, 0, true},                {AluOp::MIN_DX10, -1, 0, true},
+      {AluOp::ADD_INT, 1, 0, false},            {AluOp::SUB_INT, -1, 0, true},
+      {AluOp::XOR_INT, -1, 0, true},            {AluOp::AND_INT, 1, 0xffffffffu, false},
+      {AluOp::AND_INT, 0, 0, false},            {AluOp::OR_INT, -1, 0, true},
+      {AluOp::LSHR_INT, 1, 0, false},           {AluOp::ASHR_INT, 1, 0, false},
+      {AluOp::MULLO_INT, 1, 1, false},          {AluOp::MIN_UINT, -1, 0, true},
+      {AluOp::CNDE, 0, 0, false},               {AluOp::CNDGT, 0, 0x3f800000u, false},
+      {AluOp::CNDGE_INT, 0, 0xffffffffu, false},
+   };
+   const ChipClass chip = ChipClass::Evergreen;
+   const ShaderInfo info = info_for(chip);
+   std::mt19937 rng(7);
+   unsigned checked = 0;
+   for (const Case &c : cases) {
+      const bool trans = alu_is_trans_only(chip, c.op);
+      AluSrc s[3] = {src_gpr(1, 0), src_gpr(1, c.same01 ? 0 : 1), src_gpr(1, 2)};
+      if (c.konst >= 0)
+         s[c.konst] = lit(0);
+      AluInstr in = alu(c.op, trans ? kSlotT : kSlotX, dst(2, 0), s[0], s[1], s[2]);
+      Program p = program(chip, {alu_clause({group({in}, {c.bits, 0})}), export_done(2)});
+      Parsed r = parse(p);
+      ASSERT_TRUE(r.sh) << r.error;
+      Diagnostics d;
+      ASSERT_TRUE(gvn(*r.sh, d));
+      const Node *def = def_of(r.sh->root, r2x(*r.sh));
+      ASSERT_TRUE(def);
+      EXPECT_NE(def->alu->op, c.op) << "no rule applied to " << alu_op_name(c.op);
+      std::vector<Vec4> inputs;
+      for (unsigned i = 0; i < 64; i++)
+         inputs.push_back(Vec4{random_bits(rng), random_bits(rng), random_bits(rng), 0});
+      std::vector<Vec4> out = outputs_of(p, info, inputs);
+      ASSERT_EQ(out.size(), inputs.size());
+      for (size_t i = 0; i < inputs.size(); i++) {
+         uint32_t v[3] = {};
+         for (unsigned k = 0; k < def->src.size() && k < 3; k++) {
+            const Value &o = def->src[k];
+            Vec4 lane = inputs[i];
+            Vec4 pick{0, 0, 0, 0};
+            if (o.kind == ValueKind::Var)
+               pick[0] = lane[r.sh->vars[o.var].chan];
+            v[k] = operand_bits(o, pick);
+         }
+         emu::SlotResult res;
+         ASSERT_TRUE(emu::alu_eval(chip, def->alu->op, v[0], v[1], v[2], res));
+         EXPECT_TRUE(same_float(res.value, out[i][0]))
+            << alu_op_name(c.op) << " -> " << alu_op_name(def->alu->op) << std::hex << " in "
+            << inputs[i][0] << " " << inputs[i][1] << " " << inputs[i][2] << ": " << res.value
+            << " vs " << out[i][0];
+         checked++;
+      }
+   }
+   EXPECT_EQ(checked, std::size(cases) * 64u);
+}
+
+} // namespace

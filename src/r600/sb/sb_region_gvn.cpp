@@ -1,2 +1,659 @@
-/* sb_region_gvn: being written (see sb_region_passes.h). */
+/*
+ * gvn over the structured SSA tree: copy propagation, constant folding,
+ * algebraic simplification from a rule table, and global value numbering.
+ *
+ * One walk in dominator order.  In the region tree a definition dominates
+ * the later siblings of its container and their descendants; leaving a
+ * Region, Depart, Repeat or If subtree ends that (the code after it is also
+ * reached by paths that skipped it), so the value table is scoped on those
+ * nodes.  SSA makes the copy map global: a value is defined once and every
+ * use is dominated by its definition.
+ *
+ * Per ALU group (all slots read before any writes): first every operand is
+ * rewritten through the copy map, then each instruction is folded or
+ * simplified, then looked up; table entries and copies are recorded only
+ * after the whole group, so no slot reads a value defined in its own group.
+ * A repeated computation becomes `MOV dst = first`, whose uses then read
+ * the first result; dce_cleanup removes what is left dead.
+ *
+ * Constant folding calls the emulator's scalar ALU model (emu::alu_eval), so
+ * a folded constant is by construction what the hardware model computes.
+ */
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "common/exec.h"
+#include "r600/r600_emu_alu.h"
 #include "r600/sb/sb_region_passes.h"
+
+namespace sbcc::r600::sb::region {
+
+namespace {
+
+constexpr uint32_t kSign = 0x80000000u;
+
+/* Bits an operand reads when it is a compile-time constant (kcache is not:
+ * its contents are only known at draw time). */
+std::optional<uint32_t> const_bits(const Value &v)
+{
+   uint32_t b;
+   if (v.kind == ValueKind::Literal) {
+      b = v.literal;
+   } else if (v.kind == ValueKind::Inline) {
+      switch (v.literal) {
+      case kSrc_0: b = 0; break;
+      case kSrc_1: b = f2u(1.0f); break;
+      case kSrc_1_INT: b = 1; break;
+      case kSrc_M_1_INT: b = 0xffffffffu; break;
+      case kSrc_0_5: b = f2u(0.5f); break;
+      default: return std::nullopt;
+      }
+   } else {
+      return std::nullopt;
+   }
+   /* The hardware applies the modifiers as sign-bit operations. */
+   if (v.abs)
+      b &= ~kSign;
+   if (v.neg)
+      b ^= kSign;
+   return b;
+}
+
+/* A constant operand reading `bits`: an inline selector when one (possibly
+ * negated) reads those bits, which saves a literal slot, else a literal. */
+Value constant(uint32_t bits)
+{
+   static const std::pair<uint32_t, unsigned> kInline[] = {
+      {0u, kSrc_0}, {0x3f800000u, kSrc_1}, {1u, kSrc_1_INT},
+      {0xffffffffu, kSrc_M_1_INT}, {0x3f000000u, kSrc_0_5},
+   };
+   Value v;
+   for (const auto &[b, sel] : kInline) {
+      if (bits == b || bits == (b ^ kSign)) {
+         v.kind = ValueKind::Inline;
+         v.literal = sel;
+         v.neg = bits != b;
+         return v;
+      }
+   }
+   v.kind = ValueKind::Literal;
+   v.literal = bits;
+   return v;
+}
+
+bool same_operand(const Value &a, const Value &b)
+{
+   if (a.kind != b.kind || a.neg != b.neg || a.abs != b.abs)
+      return false;
+   switch (a.kind) {
+   case ValueKind::Var: return a.var == b.var && a.version == b.version;
+   case ValueKind::KCache:
+      return a.resolved && b.resolved && a.bank == b.bank && a.index == b.index &&
+             a.chan == b.chan;
+   case ValueKind::Inline:
+   case ValueKind::Literal: return const_bits(a) == const_bits(b);
+   default: return false;
+   }
+}
+
+/* Ops whose result is a pure function of their operands in one slot: the
+ * emulator evaluates them alone, and they have no effect besides the
+ * result.  Reductions and Cayman's replicated ops span several slots. */
+bool pure_op(ChipClass chip, AluOp op)
+{
+   const uint32_t flags = alu_op_info(op).flags;
+   if (flags & (AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_F64 | AF_INTERP |
+                AF_PREV_NEXT | AF_PREV_INTERLEAVE))
+      return false;
+   if (alu_is_reduction(chip, op))
+      return false;
+   if (chip == ChipClass::Cayman && !(alu_slots(chip, op) & kSlotV))
+      return false;
+   switch (op) {
+   case AluOp::ALU_NOP:
+   case AluOp::GROUP_BARRIER:
+   case AluOp::GROUP_SEQ_BEGIN:
+   case AluOp::GROUP_SEQ_END:
+      return false;
+   default: break;
+   }
+   emu::SlotResult r;
+   return emu::alu_eval(chip, op, 0, 0, 0, r);
+}
+
+/* The result does not depend on clamp/omod being applied as a float: the
+ * rewrite to MOV (a float-destination op) would otherwise apply them where
+ * the integer op ignored them. */
+bool int_result(AluOp op)
+{
+   const uint32_t flags = alu_op_info(op).flags;
+   if (flags & (AF_INT_DST | AF_UINT_DST | AF_INT_CMP | AF_UINT_CMP))
+      return true;
+   const std::string_view name = alu_op_name(op);
+   return name.find("INT") != std::string_view::npos || name.starts_with("BF") ||
+          name.starts_with("BIT_") || name.starts_with("BYTE_") || name == "FLT32_TO_FLT16";
+}
+
+/* ---- The algebraic rule table ---------------------------------------------
+ * Like nir_opt_algebraic: an op with operand patterns and the replacement.
+ * Pattern operands: a capture ('a', 'b', 'c'; the same letter twice means
+ * the same value), a float constant ('f': compares as a float, so +0 and -0
+ * both match 0.0) or an exact integer constant ('i').  Replacement operands:
+ * a capture (optionally negated) or a constant.  Ops flagged commutative in
+ * the ISA description are also tried with their first two operands swapped.
+ *
+ * The rules hold exactly up to the sign of a zero result and NaN payloads
+ * (e.g. legacy MUL gives +0 for -0 * 1), which is what Mesa sb assumes too.
+ * Legacy MUL has 0 * anything = 0 (so a*0 -> 0 holds), MUL_IEEE does not.
+ * Float x - x is not 0 for inf/NaN and is left alone; integer x - x is. */
+struct Pat {
+   char kind = 0; /* 0 unused, 'a'..'c' capture, 'f' float, 'i' integer bits */
+   uint32_t bits = 0;
+};
+struct Out {
+   char kind = 0; /* 'a'..'c' capture, 'k' constant bits */
+   uint32_t bits = 0;
+   bool neg = false;
+};
+struct Rule {
+   AluOp op;
+   Pat in[3];
+   AluOp to;
+   Out out[3];
+};
+
+constexpr Pat A{'a', 0}, B{'b', 0}, C{'c', 0};
+constexpr Pat F(float f) { return Pat{'f', std::bit_cast<uint32_t>(f)}; }
+constexpr Pat I(uint32_t v) { return Pat{'i', v}; }
+constexpr Out oA{'a', 0, false}, oB{'b', 0, false}, oC{'c', 0, false};
+constexpr Out negA{'a', 0, true};
+constexpr Out K(uint32_t v) { return Out{'k', v, false}; }
+
+const Rule kRules[] = {
+   /* float */
+   {AluOp::MUL, {A, F(1.0f)}, AluOp::MOV, {oA}},
+   {AluOp::MUL_IEEE, {A, F(1.0f)}, AluOp::MOV, {oA}},
+   {AluOp::MUL, {A, F(-1.0f)}, AluOp::MOV, {negA}},
+   {AluOp::MUL_IEEE, {A, F(-1.0f)}, AluOp::MOV, {negA}},
+   {AluOp::MUL, {A, F(0.0f)}, AluOp::MOV, {K(0)}},
+   {AluOp::ADD, {A, F(0.0f)}, AluOp::MOV, {oA}},
+   {AluOp::MULADD, {A, B, F(0.0f)}, AluOp::MUL, {oA, oB}},
+   {AluOp::MULADD_IEEE, {A, B, F(0.0f)}, AluOp::MUL_IEEE, {oA, oB}},
+   {AluOp::MULADD, {A, F(1.0f), C}, AluOp::ADD, {oA, oC}},
+   {AluOp::MULADD_IEEE, {A, F(1.0f), C}, AluOp::ADD, {oA, oC}},
+   {AluOp::MULADD, {A, F(0.0f), C}, AluOp::MOV, {oC}},
+   {AluOp::MAX, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::MIN, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::MAX_DX10, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::MIN_DX10, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::CNDE, {C, A, A}, AluOp::MOV, {oA}},
+   {AluOp::CNDGT, {C, A, A}, AluOp::MOV, {oA}},
+   {AluOp::CNDGE, {C, A, A}, AluOp::MOV, {oA}},
+   /* integer */
+   {AluOp::CNDE_INT, {C, A, A}, AluOp::MOV, {oA}},
+   {AluOp::CNDGT_INT, {C, A, A}, AluOp::MOV, {oA}},
+   {AluOp::CNDGE_INT, {C, A, A}, AluOp::MOV, {oA}},
+   {AluOp::ADD_INT, {A, I(0)}, AluOp::MOV, {oA}},
+   {AluOp::SUB_INT, {A, I(0)}, AluOp::MOV, {oA}},
+   {AluOp::SUB_INT, {A, A}, AluOp::MOV, {K(0)}},
+   {AluOp::OR_INT, {A, I(0)}, AluOp::MOV, {oA}},
+   {AluOp::OR_INT, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::XOR_INT, {A, I(0)}, AluOp::MOV, {oA}},
+   {AluOp::XOR_INT, {A, A}, AluOp::MOV, {K(0)}},
+   {AluOp::AND_INT, {A, I(0xffffffffu)}, AluOp::MOV, {oA}},
+   {AluOp::AND_INT, {A, I(0)}, AluOp::MOV, {K(0)}},
+   {AluOp::AND_INT, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::LSHL_INT, {A, I(0)}, AluOp::MOV, {oA}},
+   {AluOp::LSHR_INT, {A, I(0)}, AluOp::MOV, {oA}},
+   {AluOp::ASHR_INT, {A, I(0)}, AluOp::MOV, {oA}},
+   {AluOp::MULLO_INT, {A, I(1)}, AluOp::MOV, {oA}},
+   {AluOp::MULLO_UINT, {A, I(1)}, AluOp::MOV, {oA}},
+   {AluOp::MULLO_INT, {A, I(0)}, AluOp::MOV, {K(0)}},
+   {AluOp::MULLO_UINT, {A, I(0)}, AluOp::MOV, {K(0)}},
+   {AluOp::MAX_INT, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::MIN_INT, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::MAX_UINT, {A, A}, AluOp::MOV, {oA}},
+   {AluOp::MIN_UINT, {A, A}, AluOp::MOV, {oA}},
+};
+
+bool match_rule(const Rule &r, const std::vector<Value> &src, unsigned nsrc,
+                std::vector<Value> &out)
+{
+   const Value *cap[3] = {};
+   for (unsigned i = 0; i < nsrc; i++) {
+      const Pat &p = r.in[i];
+      const Value &v = src[i];
+      if (p.kind == 'f' || p.kind == 'i') {
+         auto b = const_bits(v);
+         if (!b)
+            return false;
+         if (p.kind == 'i' ? *b != p.bits : u2f(*b) != u2f(p.bits))
+            return false;
+      } else if (p.kind >= 'a' && p.kind <= 'c') {
+         const Value *&c = cap[p.kind - 'a'];
+         if (c && !same_operand(*c, v))
+            return false;
+         if (!c)
+            c = &v;
+      } else {
+         return false;
+      }
+   }
+   const unsigned nout = alu_op_info(r.to).num_src;
+   out.clear();
+   for (unsigned i = 0; i < nout; i++) {
+      const Out &o = r.out[i];
+      if (o.kind == 'k') {
+         out.push_back(constant(o.bits));
+         continue;
+      }
+      const Value *c = cap[o.kind - 'a'];
+      if (!c)
+         return false;
+      Value v = *c;
+      v.neg ^= o.neg;
+      out.push_back(v);
+   }
+   return true;
+}
+
+struct Gvn {
+   RegionShader &sh;
+   /* By value_id: what uses of a MOV result read instead. */
+   std::vector<std::optional<Value>> copy;
+   std::unordered_map<std::string, Value> table;
+   std::vector<std::string> scope_keys;
+   std::vector<size_t> scope_marks;
+
+   bool extendable(const Value &v) const
+   {
+      /* Hardware-loaded inputs and array elements keep their register, so a
+       * read may only move to where no later definition of the variable can
+       * have replaced it: the value must be the variable's last version. */
+      const Var &var = sh.vars[v.var];
+      if (var.kind != VarKind::Gpr && var.kind != VarKind::Temp)
+         return false;
+      if (v.version == 0 || var_in_array(sh, v.var))
+         return v.version == sh.version_count[v.var];
+      return true;
+   }
+
+   /* A MOV whose uses may read its source instead. */
+   std::optional<Value> copy_source(const Node *a) const
+   {
+      const AluInstr &in = *a->alu;
+      if (in.op != AluOp::MOV || in.pred_sel || in.dst.clamp || in.dst.omod ||
+          a->dst.size() != 1 || a->dst[0].kind != ValueKind::Var || a->src.size() != 1)
+         return std::nullopt;
+      const Value &s = a->src[0];
+      switch (s.kind) {
+      case ValueKind::Var:
+         if (!extendable(s))
+            return std::nullopt;
+         break;
+      case ValueKind::KCache:
+         if (!s.resolved)
+            return std::nullopt;
+         break;
+      case ValueKind::Inline:
+      case ValueKind::Literal: break;
+      default: return std::nullopt;
+      }
+      Value v = s;
+      v.rel.reset();
+      v.mayuse.clear();
+      v.maydef.clear();
+      return v;
+   }
+
+   const std::optional<Value> *lookup_copy(const Value &v) const
+   {
+      if (v.kind != ValueKind::Var)
+         return nullptr;
+      unsigned id = sh.value_id(v);
+      if (id >= copy.size() || !copy[id])
+         return nullptr;
+      return &copy[id];
+   }
+
+   /* What a use with modifiers (neg, abs) of a copy of `s` reads. */
+   static Value compose(const Value &s, bool neg, bool abs)
+   {
+      Value v = s;
+      if (abs) {
+         v.abs = true;
+         v.neg = neg;
+      } else {
+         v.neg = s.neg != neg;
+      }
+      return v;
+   }
+
+   static unsigned distinct_kcache(const std::vector<Value> &src, unsigned n)
+   {
+      unsigned count = 0;
+      for (unsigned i = 0; i < n; i++) {
+         if (src[i].kind != ValueKind::KCache)
+            continue;
+         bool seen = false;
+         for (unsigned j = 0; j < i; j++)
+            seen |= src[j].kind == ValueKind::KCache && src[j].bank == src[i].bank &&
+                    src[j].index == src[i].index;
+         count += !seen;
+      }
+      return count;
+   }
+
+   /* Groups whose slots work together (reductions, Cayman's replicated
+    * transcendentals, interpolation) keep their structure: only their
+    * operands are rewritten. */
+   static bool fixed_group(ChipClass chip, const Node *g)
+   {
+      for (const Node *a : g->children) {
+         if (a->kind != NodeKind::Alu)
+            continue;
+         const AluOp op = a->alu->op;
+         if (alu_is_reduction(chip, op) || (alu_op_info(op).flags & AF_INTERP) ||
+             (chip == ChipClass::Cayman && !(alu_slots(chip, op) & kSlotV)))
+            return true;
+      }
+      return false;
+   }
+
+   static unsigned group_literals(const Node *g)
+   {
+      std::vector<uint32_t> seen;
+      for (const Node *a : g->children)
+         for (const Value &v : a->src)
+            if (v.kind == ValueKind::Literal &&
+                std::find(seen.begin(), seen.end(), v.literal) == seen.end())
+               seen.push_back(v.literal);
+      return unsigned(seen.size());
+   }
+
+   /* ALU operands read copy sources where the instruction can encode them:
+    * op3 sources have no abs, at most two constant-cache lines per
+    * instruction, and groups that must stay together keep at most four
+    * literals. */
+   void rewrite_alu_operands(Node *g, Node *a, bool fixed)
+   {
+      const unsigned nsrc = alu_op_info(a->alu->op).num_src;
+      const bool op3 = alu_is_op3(a->alu->op);
+      for (unsigned i = 0; i < nsrc && i < a->src.size(); i++) {
+         /* Chains resolve in one step: a copy's source was itself rewritten
+          * before the copy was recorded. */
+         const std::optional<Value> *c = lookup_copy(a->src[i]);
+         if (!c)
+            continue;
+         Value nv = compose(**c, a->src[i].neg, a->src[i].abs);
+         if (op3 && nv.abs)
+            continue;
+         Value old = a->src[i];
+         a->src[i] = nv;
+         bool ok = distinct_kcache(a->src, nsrc) <= 2 &&
+                   (!fixed || nv.kind != ValueKind::Literal || group_literals(g) <= 4);
+         if (!ok)
+            a->src[i] = old;
+      }
+   }
+
+   /* Fetch and export operands: only a plain register value, because the
+    * instruction reads a GPR through a swizzle with no modifiers. */
+   void rewrite_plain_operands(Node *n)
+   {
+      for (Value &v : n->src) {
+         const std::optional<Value> *c = lookup_copy(v);
+         if (!c || v.neg || v.abs)
+            continue;
+         const Value &s = **c;
+         if (s.kind != ValueKind::Var || s.neg || s.abs)
+            continue;
+         v.var = s.var;
+         v.version = s.version;
+      }
+   }
+
+   void replace(Node *a, AluOp op, std::vector<Value> src, bool keep_mods)
+   {
+      AluInstr *ni = sh.new_alu(op);
+      *ni = *a->alu;
+      ni->op = op;
+      ni->dst.write = true;
+      if (!keep_mods) {
+         ni->dst.clamp = false;
+         ni->dst.omod = 0;
+      }
+      if (alu_is_op3(op))
+         ni->dst.omod = 0;
+      a->alu = ni;
+      a->src = std::move(src);
+   }
+
+   bool simple_instr(const Node *a) const
+   {
+      const AluInstr &in = *a->alu;
+      if (in.pred_sel || a->dst.size() != 1 || a->dst[0].kind != ValueKind::Var ||
+          !pure_op(sh.chip, in.op))
+         return false;
+      const unsigned nsrc = alu_op_info(in.op).num_src;
+      if (a->src.size() != nsrc)
+         return false;
+      for (const Value &v : a->src)
+         if (v.kind == ValueKind::Rel || v.kind == ValueKind::None)
+            return false;
+      return true;
+   }
+
+   /* One folding or rule step; true when the instruction changed. */
+   bool simplify(Node *a)
+   {
+      const AluInstr &in = *a->alu;
+      const AluOp op = in.op;
+      const unsigned nsrc = alu_op_info(op).num_src;
+      const bool mods = in.dst.clamp || in.dst.omod;
+      const bool keep_mods = !int_result(op);
+      if (op == AluOp::MOV)
+         return false;
+
+      /* All operands constant: evaluate as the emulator does. */
+      uint32_t k[3] = {};
+      bool all_const = true;
+      for (unsigned i = 0; i < nsrc; i++) {
+         auto b = const_bits(a->src[i]);
+         all_const = all_const && b;
+         if (b)
+            k[i] = *b;
+      }
+      if (all_const && !mods) {
+         emu::SlotResult r;
+         if (emu::alu_eval(sh.chip, op, k[0], k[1], k[2], r)) {
+            replace(a, AluOp::MOV, {constant(r.value)}, false);
+            return true;
+         }
+      }
+
+      /* A select on a constant condition is a copy of one side. */
+      if (alu_op_info(op).flags & AF_CMOV) {
+         auto cond = const_bits(a->src[0]);
+         emu::SlotResult r;
+         if (cond && (keep_mods || !mods) && emu::alu_eval(sh.chip, op, *cond, 0, 1, r)) {
+            Value pick = a->src[r.value == 0 ? 1 : 2];
+            replace(a, AluOp::MOV, {pick}, keep_mods);
+            return true;
+         }
+      }
+
+      if (mods && !keep_mods)
+         return false;
+      const bool comm = (alu_op_info(op).flags & AF_COMM) && nsrc >= 2;
+      std::vector<Value> out;
+      for (const Rule &r : kRules) {
+         if (r.op != op)
+            continue;
+         bool hit = match_rule(r, a->src, nsrc, out);
+         if (!hit && comm) {
+            std::vector<Value> sw = a->src;
+            std::swap(sw[0], sw[1]);
+            hit = match_rule(r, sw, nsrc, out);
+         }
+         if (!hit)
+            continue;
+         /* Abs cannot be encoded on op3 operands. */
+         bool ok = true;
+         if (alu_is_op3(r.to))
+            for (const Value &v : out)
+               ok = ok && !v.abs;
+         if (!ok)
+            continue;
+         replace(a, r.to, out, keep_mods);
+         return true;
+      }
+      return false;
+   }
+
+   static void key_operand(std::string &key, const Value &v)
+   {
+      char buf[64];
+      if (auto b = const_bits(v)) {
+         std::snprintf(buf, sizeof buf, "k%08x;", unsigned(*b));
+      } else if (v.kind == ValueKind::KCache) {
+         std::snprintf(buf, sizeof buf, "c%u,%u,%u%c%c;", v.bank, v.index, v.chan,
+                       v.neg ? '-' : '+', v.abs ? '|' : ' ');
+      } else {
+         std::snprintf(buf, sizeof buf, "v%d.%u%c%c;", v.var, v.version, v.neg ? '-' : '+',
+                       v.abs ? '|' : ' ');
+      }
+      key += buf;
+   }
+
+   std::optional<std::string> value_key(const Node *a) const
+   {
+      const AluInstr &in = *a->alu;
+      for (const Value &v : a->src)
+         if (v.kind == ValueKind::KCache && !v.resolved)
+            return std::nullopt;
+      std::string key = std::to_string(unsigned(in.op)) + (in.dst.clamp ? "c" : "") + "o" +
+                        std::to_string(in.dst.omod) + ":";
+      std::string ops[3];
+      const unsigned n = unsigned(a->src.size());
+      for (unsigned i = 0; i < n && i < 3; i++)
+         key_operand(ops[i], a->src[i]);
+      if ((alu_op_info(in.op).flags & AF_COMM) && n >= 2 && ops[1] < ops[0])
+         std::swap(ops[0], ops[1]);
+      for (unsigned i = 0; i < n && i < 3; i++)
+         key += ops[i];
+      return key;
+   }
+
+   void group(Node *g)
+   {
+      const bool fixed = fixed_group(sh.chip, g);
+      for (Node *a : g->children)
+         if (a->kind == NodeKind::Alu)
+            rewrite_alu_operands(g, a, fixed);
+
+      std::vector<std::pair<std::string, Value>> pending;
+      for (Node *a : g->children) {
+         if (a->kind != NodeKind::Alu || fixed || !simple_instr(a))
+            continue;
+         for (unsigned step = 0; step < 4 && simplify(a); step++)
+            ;
+         if (a->alu->op == AluOp::MOV && !a->alu->dst.clamp && !a->alu->dst.omod)
+            continue;
+         auto key = value_key(a);
+         if (!key)
+            continue;
+         auto it = table.find(*key);
+         if (it != table.end()) {
+            replace(a, AluOp::MOV, {it->second}, false);
+            continue;
+         }
+         /* Array elements keep their register; their values must not be
+          * read elsewhere in place of a recomputation. */
+         const Value &d = a->dst[0];
+         if (!var_in_array(sh, d.var))
+            pending.emplace_back(*key, d);
+      }
+      for (auto &[key, v] : pending) {
+         if (table.emplace(key, v).second)
+            scope_keys.push_back(key);
+      }
+      for (Node *a : g->children) {
+         if (a->kind != NodeKind::Alu)
+            continue;
+         if (auto s = copy_source(a)) {
+            unsigned id = sh.value_id(a->dst[0]);
+            if (id < copy.size())
+               copy[id] = *s;
+         }
+      }
+   }
+
+   void push_scope() { scope_marks.push_back(scope_keys.size()); }
+
+   void pop_scope()
+   {
+      size_t mark = scope_marks.back();
+      scope_marks.pop_back();
+      while (scope_keys.size() > mark) {
+         table.erase(scope_keys.back());
+         scope_keys.pop_back();
+      }
+   }
+
+   void walk(Node *n)
+   {
+      switch (n->kind) {
+      case NodeKind::Root:
+         for (Node *c : n->children)
+            walk(c);
+         break;
+      case NodeKind::Region:
+      case NodeKind::Depart:
+      case NodeKind::Repeat:
+      case NodeKind::If:
+         push_scope();
+         for (Node *c : n->children)
+            walk(c);
+         pop_scope();
+         break;
+      case NodeKind::Cf:
+         for (Node *c : n->children)
+            walk(c);
+         if (n->cf && (n->cf->op == CfOp::EXPORT || n->cf->op == CfOp::EXPORT_DONE))
+            rewrite_plain_operands(n);
+         break;
+      case NodeKind::AluGroup: group(n); break;
+      case NodeKind::Fetch: rewrite_plain_operands(n); break;
+      default: break;
+      }
+   }
+};
+
+bool check_numbered(const RegionShader &sh, const char *pass, Diagnostics &diags)
+{
+   if (!sh.root || sh.value_base.size() != sh.vars.size() ||
+       sh.version_count.size() != sh.vars.size()) {
+      diags.error("sb", SourceLoc{}, std::string(pass) + ": the shader is not in numbered SSA form");
+      return false;
+   }
+   return true;
+}
+
+} // namespace
+
+bool gvn(RegionShader &sh, Diagnostics &diags)
+{
+   if (!check_numbered(sh, "gvn", diags))
+      return false;
+   Gvn g{sh, {}, {}, {}, {}};
+   g.copy.resize(sh.num_values());
+   g.walk(sh.root);
+   return true;
+}
+
+} // namespace sbcc::r600::sb::region
