@@ -1,1 +1,677 @@
-#include <gtest/gtest.h>
+/*
+ * Liveness, dce_cleanup and register allocation of sb's SSA stage on
+ * hand-built programs with exact expected facts (dumps after dce and after
+ * ra_split, interference edges, allocations, GPR counts, copy counts), the
+ * classic shapes (loop with break/continue, nested ifs, indirect array
+ * write in a loop), ra_checker catching broken allocations, and every TGSI
+ * stage of tests/shaders plus seeded random programs through
+ * parse -> ssa -> dce -> RA with the checker.
+ */
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "r600/r600_target.h"
+#include "r600/sb/sb_ra.h"
+#include "r600/sb/sb_region_ir.h"
+#include "r600_backend/random_tgsi_gen.h"
+#include "sb/sb_test_util.h"
+#include "tgsi/tgsi_ir.h"
+
+#ifndef SBCC_SOURCE_ROOT
+#define SBCC_SOURCE_ROOT "."
+#endif
+
+namespace {
+
+using namespace sbcc;
+using namespace sbcc::r600;
+using namespace sbcc::r600::sb::region;
+using namespace sbcc::r600::sb::test;
+
+AluInstr pred(AluOp op, AluSrc a, AluSrc b)
+{
+   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
+   in.update_exec_mask = true;
+   in.update_pred = true;
+   return in;
+}
+
+CfInstr push_if(AluInstr p)
+{
+   return alu_clause({group({p})}, CfOp::ALU_PUSH_BEFORE);
+}
+
+/* The tree points into its program: keep both. */
+struct Parsed {
+   std::unique_ptr<Program> prog;
+   std::unique_ptr<RegionShader> sh;
+   RegionShader *operator->() { return sh.get(); }
+   RegionShader &operator*() { return *sh; }
+   explicit operator bool() const { return bool(sh); }
+};
+
+Parsed ssa(const Program &p, const RegionParseOptions &o = {})
+{
+   Parsed r;
+   r.prog = std::make_unique<Program>(p);
+   Diagnostics d;
+   r.sh = region_parse(*r.prog, o, d);
+   EXPECT_TRUE(r.sh) << d.str();
+   if (!r.sh)
+      return r;
+   ssa_prepare(*r.sh);
+   ssa_rename(*r.sh);
+   return r;
+}
+
+/* Value names by id, for listings. */
+std::vector<std::string> value_names(const RegionShader &sh)
+{
+   std::vector<std::string> n(sh.num_values());
+   for (size_t v = 0; v < sh.vars.size(); v++)
+      for (unsigned ver = 0; ver <= sh.version_count[v]; ver++) {
+         Value x;
+         x.kind = ValueKind::Var;
+         x.var = int(v);
+         x.version = ver;
+         n[sh.value_id(int(v), ver)] = value_name(sh, x);
+      }
+   return n;
+}
+
+std::string edges(const RegionShader &sh, const RaContext &ctx)
+{
+   auto n = value_names(sh);
+   std::vector<std::string> lines;
+   for (unsigned a = 0; a < ctx.num_values; a++)
+      for (unsigned b : ctx.adj[a])
+         if (a < b)
+            lines.push_back(n[a] + " - " + n[b]);
+   std::sort(lines.begin(), lines.end());
+   std::string s;
+   for (auto &l : lines)
+      s += l + "\n";
+   return s;
+}
+
+/* "value: Rg.c" for every value with a register, in value order. */
+std::string assignment(const RegionShader &sh, const Allocation &a)
+{
+   auto n = value_names(sh);
+   std::string s;
+   for (unsigned v = 0; v < a.reg.size(); v++)
+      if (a.reg[v].gpr >= 0)
+         s += n[v] + ": R" + std::to_string(a.reg[v].gpr) + "." + "xyzw"[a.reg[v].chan] + "\n";
+   return s;
+}
+
+struct RaRun {
+   Parsed sh;
+   RaContext ctx;
+   Allocation alloc;
+   std::string split_dump;
+   bool ok = false;
+   std::string diag;
+};
+
+RaRun allocate(const Program &p, const RegionParseOptions &o = {})
+{
+   RaRun r;
+   r.sh = ssa(p, o);
+   if (!r.sh)
+      return r;
+   Diagnostics d;
+   EXPECT_TRUE(dce_cleanup(*r.sh, d));
+   bool ok = ra_split(*r.sh, r.ctx, d);
+   r.split_dump = region_dump(*r.sh);
+   ok = ok && ra_coalesce(*r.sh, r.ctx, d) && ra_init(*r.sh, r.ctx, r.alloc, d) &&
+        ra_checker(*r.sh, r.alloc, d);
+   r.ok = ok;
+   r.diag = d.str();
+   return r;
+}
+
+/* ---------------------------------------------------------------------- */
+
+Program loop_program()
+{
+   /* i = 0; s = 0; loop { if (i >= 4) break; i += 1; if (i == 2) continue;
+    * s += i * 0.5 } ; a dead counter t in R3 runs along */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(1, 0), zero()),
+                         alu(AluOp::MOV, kSlotY, dst(2, 0), zero()),
+                         alu(AluOp::MOV, kSlotZ, dst(3, 0), zero())})}),
+      cf_op(CfOp::LOOP_START_DX10, 13),
+      push_if(pred(AluOp::PRED_SETGE, src_gpr(1, 0), src_literal(0))),
+      cf_op(CfOp::JUMP, 6, 1),
+      cf_op(CfOp::LOOP_BREAK),
+      cf_op(CfOp::POP, 6, 1),
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(1, 0), src_gpr(1, 0), one()),
+                         alu(AluOp::ADD, kSlotZ, dst(3, 0), src_gpr(3, 0), one())})}),
+      push_if(pred(AluOp::PRED_SETE, src_gpr(1, 0), src_literal(0))),
+      cf_op(CfOp::JUMP, 11, 1),
+      cf_op(CfOp::LOOP_CONTINUE),
+      cf_op(CfOp::POP, 11, 1),
+      alu_clause({group({alu(AluOp::MUL, kSlotY, dst(0, 1, false), src_gpr(1, 0),
+                             src_inline(kSrc_0_5))}),
+                  group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), pv(1))})}),
+      cf_op(CfOp::LOOP_END, 2),
+      export_done(2),
+   });
+   p.cf[2].groups[0].literals = {0x40800000};
+   p.cf[7].groups[0].literals = {0x40000000};
+   return p;
+}
+
+TEST(SbRaDce, DeadChainAndSelfFeedingLoopPhiGo)
+{
+   auto sh = ssa(loop_program());
+   ASSERT_TRUE(sh);
+   std::vector<bool> used;
+   liveness_used(*sh, used);
+   auto n = value_names(*sh);
+   std::string u;
+   for (unsigned v = 0; v < used.size(); v++)
+      if (used[v])
+         u += n[v] + " ";
+   EXPECT_EQ(u,
+             "R1.x.1 R1.x.2 R1.x.3 R2.x.1 R2.x.2 R2.x.3 R2.x.4 EXEC.1 EXEC.2 T5.1 R2.y.0 R2.z.0 R2.w.0 ");
+   Diagnostics d;
+   ASSERT_TRUE(dce_cleanup(*sh, d));
+   EXPECT_EQ(region_dump(*sh),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R1.x.1 = 0\n"
+             "    y: MOV R2.x.1 = 0\n"
+             "region #0 loop (departs 1, repeats 2)\n"
+             "  loop_phi R1.x.2 = R1.x.1, R1.x.3, R1.x.3\n"
+             "  loop_phi R2.x.2 = R2.x.1, R2.x.3, R2.x.2\n"
+             "  repeat #0 -> region #0\n"
+             "    cf 2 ALU_PUSH_BEFORE\n"
+             "      group\n"
+             "        x: PRED_SETGE _, EXEC.1, PRED.1 = R1.x.2, 0x40800000\n"
+             "    region #1 (departs 2, repeats 0)\n"
+             "      depart #1 -> region #1\n"
+             "        if EXEC.1\n"
+             "          depart #0 -> region #1\n"
+             "            depart #0 -> region #0\n"
+             "    cf 6 ALU\n"
+             "      group\n"
+             "        x: ADD R1.x.3 = R1.x.2, 1.0\n"
+             "    cf 7 ALU_PUSH_BEFORE\n"
+             "      group\n"
+             "        x: PRED_SETE _, EXEC.2, PRED.2 = R1.x.3, 0x40000000\n"
+             "    region #2 (departs 2, repeats 0)\n"
+             "      depart #1 -> region #2\n"
+             "        if EXEC.2\n"
+             "          depart #0 -> region #2\n"
+             "            repeat #1 -> region #0\n"
+             "    cf 11 ALU\n"
+             "      group\n"
+             "        y: MUL T5.1 = R1.x.3, 0.5\n"
+             "      group\n"
+             "        x: ADD R2.x.3 = R2.x.2, T5.1\n"
+             "  phi R2.x.4 = R2.x.2\n"
+             "cf 13 EXPORT_DONE R2.x.4, R2.y.0, R2.z.0, R2.w.0\n");
+}
+
+TEST(SbRaLiveness, StraightLineInterference)
+{
+   /* R1.x = R0.x * R0.y; R1.y = R0.x + 1 | R2.x = R1.x + R1.y | export R2 */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MUL, kSlotX, dst(1, 0), src_gpr(0, 0), src_gpr(0, 1)),
+                         alu(AluOp::ADD, kSlotY, dst(1, 1), src_gpr(0, 0), one())}),
+                  group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1))})}),
+      export_done(2),
+   });
+   auto sh = ssa(p);
+   ASSERT_TRUE(sh);
+   RaContext ctx;
+   ra_build_interference(*sh, ctx);
+   /* R0.y dies in the first group, so its results do not interfere with it;
+    * both results are written by one group and interfere; the export's
+    * inputs R2.y..w.0 are live from the start. */
+   EXPECT_EQ(edges(*sh, ctx),
+             "R1.x.1 - R1.y.1\n"
+             "R1.x.1 - R2.w.0\n"
+             "R1.x.1 - R2.y.0\n"
+             "R1.x.1 - R2.z.0\n"
+             "R1.y.1 - R2.w.0\n"
+             "R1.y.1 - R2.y.0\n"
+             "R1.y.1 - R2.z.0\n"
+             "R2.x.1 - R2.w.0\n"
+             "R2.x.1 - R2.y.0\n"
+             "R2.x.1 - R2.z.0\n");
+}
+
+TEST(SbRa, LoopWithBreakAndContinue)
+{
+   RaRun r = allocate(loop_program());
+   ASSERT_TRUE(r.ok) << r.diag;
+   EXPECT_EQ(r.split_dump,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R1.x.1 = 0\n"
+             "    y: MOV R2.x.1 = 0\n"
+             "cf 1 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T14.1 = R1.x.1\n"
+             "  group\n"
+             "    x: MOV T15.1 = R2.x.1\n"
+             "region #0 loop (departs 1, repeats 2)\n"
+             "  loop_phi R1.x.2 = T14.1, T12.1, T10.1\n"
+             "  loop_phi R2.x.2 = T15.1, T13.1, T11.1\n"
+             "  repeat #0 -> region #0\n"
+             "    cf 2 ALU_PUSH_BEFORE\n"
+             "      group\n"
+             "        x: PRED_SETGE _, EXEC.1, PRED.1 = R1.x.2, 0x40800000\n"
+             "    region #1 (departs 2, repeats 0)\n"
+             "      depart #1 -> region #1\n"
+             "        if EXEC.1\n"
+             "          depart #0 -> region #1\n"
+             "            depart #0 -> region #0\n"
+             "              cf 0 ALU (new)\n"
+             "                group\n"
+             "                  x: MOV T9.1 = R2.x.2\n"
+             "    cf 6 ALU\n"
+             "      group\n"
+             "        x: ADD R1.x.3 = R1.x.2, 1.0\n"
+             "    cf 7 ALU_PUSH_BEFORE\n"
+             "      group\n"
+             "        x: PRED_SETE _, EXEC.2, PRED.2 = R1.x.3, 0x40000000\n"
+             "    region #2 (departs 2, repeats 0)\n"
+             "      depart #1 -> region #2\n"
+             "        if EXEC.2\n"
+             "          depart #0 -> region #2\n"
+             "            repeat #1 -> region #0\n"
+             "              cf 0 ALU (new)\n"
+             "                group\n"
+             "                  x: MOV T10.1 = R1.x.3\n"
+             "                group\n"
+             "                  x: MOV T11.1 = R2.x.2\n"
+             "    cf 11 ALU\n"
+             "      group\n"
+             "        y: MUL T5.1 = R1.x.3, 0.5\n"
+             "      group\n"
+             "        x: ADD R2.x.3 = R2.x.2, T5.1\n"
+             "    cf 0 ALU (new)\n"
+             "      group\n"
+             "        x: MOV T12.1 = R1.x.3\n"
+             "      group\n"
+             "        x: MOV T13.1 = R2.x.3\n"
+             "  phi R2.x.4 = T9.1\n"
+             "cf 13 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T16.1 = R2.x.4\n"
+             "  group\n"
+             "    x: MOV T17.1 = R2.y.0\n"
+             "  group\n"
+             "    x: MOV T18.1 = R2.z.0\n"
+             "  group\n"
+             "    x: MOV T19.1 = R2.w.0\n"
+             "cf 13 EXPORT_DONE T16.1, T17.1, T18.1, T19.1\n");
+   EXPECT_EQ(assignment(*r.sh, r.alloc),
+             "R1.x.1: R0.y\n"
+             "R1.x.2: R0.y\n"
+             "R1.x.3: R0.y\n"
+             "R2.x.1: R0.x\n"
+             "R2.x.2: R0.x\n"
+             "R2.x.3: R0.x\n"
+             "R2.x.4: R0.x\n"
+             "T5.1: R0.z\n"
+             "R2.y.0: R2.y\n"
+             "R2.z.0: R2.z\n"
+             "R2.w.0: R2.w\n"
+             "T9.1: R0.x\n"
+             "T10.1: R0.y\n"
+             "T11.1: R0.x\n"
+             "T12.1: R0.y\n"
+             "T13.1: R0.x\n"
+             "T14.1: R0.y\n"
+             "T15.1: R0.x\n"
+             "T16.1: R0.x\n"
+             "T17.1: R0.y\n"
+             "T18.1: R0.z\n"
+             "T19.1: R0.w\n");
+   EXPECT_EQ(r.ctx.split_copies, 11u);
+   EXPECT_EQ(r.ctx.coalesced, 8u);
+   EXPECT_EQ(r.alloc.num_gprs, 3u);
+
+   /* The checker on a broken allocation: the product put where the live
+    * counter is. */
+   Allocation bad = r.alloc;
+   auto n = value_names(*r.sh);
+   unsigned v = unsigned(std::find(n.begin(), n.end(), "T5.1") - n.begin());
+   ASSERT_LT(v, n.size());
+   bad.reg[v].chan = 1;
+   Diagnostics d;
+   EXPECT_FALSE(ra_checker(*r.sh, bad, d));
+   EXPECT_EQ(d.str(),
+             "ra:12: error: ra_checker: CF 11: R1.x.3 is read from R0.y, which holds T5.1\n");
+}
+
+TEST(SbRa, NestedIfsWithElse)
+{
+   /* if (x > 0) { if (y > 0) r = 1 else r = 0.5 } else r = 2 */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 9),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 1), zero())),
+      cf_op(CfOp::JUMP, 6),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), one())})}),
+      cf_op(CfOp::ELSE, 9, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_inline(kSrc_0_5))})}),
+      cf_op(CfOp::POP, 9, 1),
+      cf_op(CfOp::ELSE, 11, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_literal(0))}, {0x40000000})},
+                 CfOp::ALU_POP_AFTER),
+      export_done(2),
+   });
+   RaRun r = allocate(p);
+   ASSERT_TRUE(r.ok) << r.diag;
+   EXPECT_EQ(r.split_dump,
+             "cf 0 ALU\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: PRED_SETGT _, EXEC.1, PRED.1 = R1.x.0, 0\n"
+             "region #0 (departs 2, repeats 0)\n"
+             "  depart #1 -> region #0\n"
+             "    if EXEC.1\n"
+             "      depart #0 -> region #0\n"
+             "        cf 3 ALU_PUSH_BEFORE\n"
+             "          group\n"
+             "            x: PRED_SETGT _, EXEC.2, PRED.2 = R1.y.0, 0\n"
+             "        region #1 (departs 2, repeats 0)\n"
+             "          depart #1 -> region #1\n"
+             "            if EXEC.2\n"
+             "              depart #0 -> region #1\n"
+             "                cf 5 ALU\n"
+             "                  group\n"
+             "                    x: MOV R2.x.2 = 1.0\n"
+             "                cf 0 ALU (new)\n"
+             "                  group\n"
+             "                    x: MOV T8.1 = R2.x.2\n"
+             "            cf 7 ALU\n"
+             "              group\n"
+             "                x: MOV R2.x.3 = 0.5\n"
+             "            cf 0 ALU (new)\n"
+             "              group\n"
+             "                x: MOV T9.1 = R2.x.3\n"
+             "          phi R2.x.4 = T8.1, T9.1\n"
+             "        cf 0 ALU (new)\n"
+             "          group\n"
+             "            x: MOV T10.1 = R2.x.4\n"
+             "    cf 10 ALU_POP_AFTER\n"
+             "      group\n"
+             "        x: MOV R2.x.5 = 0x40000000\n"
+             "    cf 0 ALU (new)\n"
+             "      group\n"
+             "        x: MOV T11.1 = R2.x.5\n"
+             "  phi R2.x.6 = T10.1, T11.1\n"
+             "cf 11 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T12.1 = R2.x.6\n"
+             "  group\n"
+             "    x: MOV T13.1 = R2.y.0\n"
+             "  group\n"
+             "    x: MOV T14.1 = R2.z.0\n"
+             "  group\n"
+             "    x: MOV T15.1 = R2.w.0\n"
+             "cf 11 EXPORT_DONE T12.1, T13.1, T14.1, T15.1\n");
+   EXPECT_EQ(assignment(*r.sh, r.alloc),
+             "R2.x.2: R0.x\n"
+             "R2.x.3: R0.x\n"
+             "R2.x.4: R0.x\n"
+             "R2.x.5: R0.x\n"
+             "R2.x.6: R0.x\n"
+             "R1.x.0: R1.x\n"
+             "R1.y.0: R1.y\n"
+             "R2.y.0: R2.y\n"
+             "R2.z.0: R2.z\n"
+             "R2.w.0: R2.w\n"
+             "T8.1: R0.x\n"
+             "T9.1: R0.x\n"
+             "T10.1: R0.x\n"
+             "T11.1: R0.x\n"
+             "T12.1: R0.x\n"
+             "T13.1: R0.y\n"
+             "T14.1: R0.z\n"
+             "T15.1: R0.w\n");
+   EXPECT_EQ(r.ctx.split_copies, 8u);
+   EXPECT_EQ(r.ctx.coalesced, 5u);
+   EXPECT_EQ(r.alloc.num_gprs, 3u);
+
+   /* The checker on a broken allocation: the else branch's phi source
+    * moved off its phi's channel. */
+   Allocation bad = r.alloc;
+   auto n = value_names(*r.sh);
+   unsigned v = unsigned(std::find(n.begin(), n.end(), "T11.1") - n.begin());
+   ASSERT_LT(v, n.size());
+   bad.reg[v].chan = uint8_t((bad.reg[v].chan + 1) % 4);
+   Diagnostics d;
+   EXPECT_FALSE(ra_checker(*r.sh, bad, d));
+   EXPECT_EQ(d.str(),
+             "ra:11: error: ra_checker: CF 10: phi source T11.1 is not in the channel of R2.x.6\n");
+}
+
+TEST(SbRa, IndirectArrayWriteInLoop)
+{
+   /* R4..R7 are an array: for (i = 0; i < 4; i++) a[i].x = i; out = a[1].x */
+   AluInstr st = alu(AluOp::MOV, kSlotX, dst(4, 0), src_gpr(1, 0));
+   st.dst.rel = true;
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(1, 0), zero())})}),
+      cf_op(CfOp::LOOP_START_DX10, 8),
+      push_if(pred(AluOp::PRED_SETGE_INT, src_gpr(1, 0), src_literal(0))),
+      cf_op(CfOp::JUMP, 6, 1),
+      cf_op(CfOp::LOOP_BREAK),
+      cf_op(CfOp::POP, 6, 1),
+      alu_clause({group({alu(AluOp::MOVA_INT, kSlotX, dst(0, 0, false), src_gpr(1, 0))}),
+                  group({st}),
+                  group({alu(AluOp::ADD_INT, kSlotX, dst(1, 0), src_gpr(1, 0),
+                             src_inline(kSrc_1_INT))})}),
+      cf_op(CfOp::LOOP_END, 2),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(5, 0))})}),
+      export_done(2),
+   });
+   p.cf[2].groups[0].literals = {4};
+   RegionParseOptions o;
+   o.arrays.push_back(RelArray{4, 4});
+   RaRun r = allocate(p, o);
+   ASSERT_TRUE(r.ok) << r.diag;
+   EXPECT_EQ(r.split_dump,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R1.x.1 = 0\n"
+             "cf 1 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T13.1 = R1.x.1\n"
+             "region #0 loop (departs 1, repeats 1)\n"
+             "  loop_phi R1.x.2 = T13.1, T12.1\n"
+             "  loop_phi R4.x.1 = R4.x.0, R4.x.2\n"
+             "  loop_phi R5.x.1 = R5.x.0, R5.x.2\n"
+             "  loop_phi R6.x.1 = R6.x.0, R6.x.2\n"
+             "  loop_phi R7.x.1 = R7.x.0, R7.x.2\n"
+             "  repeat #0 -> region #0\n"
+             "    cf 2 ALU_PUSH_BEFORE\n"
+             "      group\n"
+             "        x: PRED_SETGE_INT _, EXEC.1, PRED.1 = R1.x.2, 0x00000004\n"
+             "    region #1 (departs 2, repeats 0)\n"
+             "      depart #1 -> region #1\n"
+             "        if EXEC.1\n"
+             "          depart #0 -> region #1\n"
+             "            depart #0 -> region #0\n"
+             "    cf 6 ALU\n"
+             "      group\n"
+             "        x: MOVA_INT _, AR.x.2 = R1.x.2\n"
+             "      group\n"
+             "        x: MOV R[AR.x.2 + 4].x {use R4.x.1, R5.x.1, R6.x.1, R7.x.1; def R4.x.2, R5.x.2, R6.x.2, R7.x.2} = R1.x.2\n"
+             "      group\n"
+             "        x: ADD_INT R1.x.3 = R1.x.2, 1i\n"
+             "    cf 0 ALU (new)\n"
+             "      group\n"
+             "        x: MOV T12.1 = R1.x.3\n"
+             "  phi R5.x.3 = R5.x.1\n"
+             "cf 8 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = R5.x.3\n"
+             "cf 9 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T14.1 = R2.x.1\n"
+             "  group\n"
+             "    x: MOV T15.1 = R2.y.0\n"
+             "  group\n"
+             "    x: MOV T16.1 = R2.z.0\n"
+             "  group\n"
+             "    x: MOV T17.1 = R2.w.0\n"
+             "cf 9 EXPORT_DONE T14.1, T15.1, T16.1, T17.1\n");
+   EXPECT_EQ(assignment(*r.sh, r.alloc),
+             "R1.x.1: R0.x\n"
+             "R1.x.2: R0.x\n"
+             "R1.x.3: R0.x\n"
+             "R4.x.0: R4.x\n"
+             "R4.x.1: R4.x\n"
+             "R4.x.2: R4.x\n"
+             "R4.x.3: R4.x\n"
+             "R5.x.0: R5.x\n"
+             "R5.x.1: R5.x\n"
+             "R5.x.2: R5.x\n"
+             "R5.x.3: R5.x\n"
+             "R6.x.0: R6.x\n"
+             "R6.x.1: R6.x\n"
+             "R6.x.2: R6.x\n"
+             "R6.x.3: R6.x\n"
+             "R7.x.0: R7.x\n"
+             "R7.x.1: R7.x\n"
+             "R7.x.2: R7.x\n"
+             "R7.x.3: R7.x\n"
+             "R2.x.1: R0.x\n"
+             "R2.y.0: R2.y\n"
+             "R2.z.0: R2.z\n"
+             "R2.w.0: R2.w\n"
+             "T12.1: R0.x\n"
+             "T13.1: R0.x\n"
+             "T14.1: R0.x\n"
+             "T15.1: R0.y\n"
+             "T16.1: R0.z\n"
+             "T17.1: R0.w\n");
+   EXPECT_EQ(r.alloc.num_gprs, 8u);
+}
+
+TEST(SbRa, FetchOperandsShareOneGpr)
+{
+   /* R3.y = R1.x * 2; R3.x = R1.y + 1; TEX R5.xyz_ = R3.yx; export R5 */
+   TexInstr t;
+   t.src_gpr = 3;
+   t.src_sel = {1, 0, kSel0, kSel0};
+   t.dst_gpr = 5;
+   t.dst_sel = {0, 1, 2, kSelMask};
+   CfInstr tex;
+   tex.op = CfOp::TEX;
+   tex.fetches.push_back(t);
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MUL, kSlotY, dst(3, 1), src_gpr(1, 0), src_literal(0)),
+                         alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 1), one())},
+                        {0x40000000})}),
+      tex,
+      export_done(5),
+   });
+   RaRun r = allocate(p);
+   ASSERT_TRUE(r.ok) << r.diag;
+   EXPECT_EQ(r.split_dump,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    y: MUL R3.y.1 = R1.x.0, 0x40000000\n"
+             "    x: ADD R3.x.1 = R1.y.0, 1.0\n"
+             "cf 1 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T8.1 = R3.y.1\n"
+             "  group\n"
+             "    x: MOV T9.1 = R3.x.1\n"
+             "cf 1 TEX\n"
+             "  SAMPLE R5.x.1, R5.y.1, R5.z.1 = T8.1, T9.1\n"
+             "cf 2 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T10.1 = R5.x.1\n"
+             "  group\n"
+             "    x: MOV T11.1 = R5.y.1\n"
+             "  group\n"
+             "    x: MOV T12.1 = R5.z.1\n"
+             "  group\n"
+             "    x: MOV T13.1 = R5.w.0\n"
+             "cf 2 EXPORT_DONE T10.1, T11.1, T12.1, T13.1\n");
+   EXPECT_EQ(assignment(*r.sh, r.alloc),
+             "R1.x.0: R1.x\n"
+             "R3.y.1: R0.x\n"
+             "R1.y.0: R1.y\n"
+             "R3.x.1: R0.y\n"
+             "R5.x.1: R0.x\n"
+             "R5.y.1: R0.y\n"
+             "R5.z.1: R0.z\n"
+             "R5.w.0: R5.w\n"
+             "T8.1: R0.x\n"
+             "T9.1: R0.y\n"
+             "T10.1: R0.x\n"
+             "T11.1: R0.y\n"
+             "T12.1: R0.z\n"
+             "T13.1: R0.w\n");
+   EXPECT_EQ(r.alloc.num_gprs, 6u);
+}
+
+TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
+{
+   /* R2.x = R1.x; PRED_SETGT R1.y > 0 (pred only); (pred) R2.x = 1.0; export R2 */
+   AluInstr ps = alu(AluOp::PRED_SETGT, kSlotX, dst(0, 0, false), src_gpr(1, 1), zero());
+   ps.update_pred = true;
+   AluInstr w = alu(AluOp::MOV, kSlotX, dst(2, 0), one());
+   w.pred_sel = 3;
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}), group({ps}),
+                  group({w})}),
+      export_done(2),
+   });
+   RaRun r = allocate(p);
+   ASSERT_TRUE(r.ok) << r.diag;
+   EXPECT_EQ(r.split_dump,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = R1.x.0\n"
+             "  group\n"
+             "    x: PRED_SETGT _, PRED.1 = R1.y.0, 0\n"
+             "  group\n"
+             "    x: MOV T8.1 = R2.x.1\n"
+             "  group\n"
+             "    x: MOV T4.1 = 1.0, PRED.1\n"
+             "  psi (pred_sel 3) R2.x.2 = PRED.1, T4.1, T8.1\n"
+             "cf 1 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T9.1 = R2.x.2\n"
+             "  group\n"
+             "    x: MOV T10.1 = R2.y.0\n"
+             "  group\n"
+             "    x: MOV T11.1 = R2.z.0\n"
+             "  group\n"
+             "    x: MOV T12.1 = R2.w.0\n"
+             "cf 1 EXPORT_DONE T9.1, T10.1, T11.1, T12.1\n");
+   EXPECT_EQ(assignment(*r.sh, r.alloc),
+             "R1.x.0: R1.x\n"
+             "R2.x.1: R1.x\n"
+             "R2.x.2: R0.x\n"
+             "R1.y.0: R1.y\n"
+             "T4.1: R0.x\n"
+             "R2.y.0: R2.y\n"
+             "R2.z.0: R2.z\n"
+             "R2.w.0: R2.w\n"
+             "T8.1: R0.x\n"
+             "T9.1: R0.x\n"
+             "T10.1: R0.y\n"
+             "T11.1: R0.z\n"
+             "T12.1: R0.w\n");
+   EXPECT_EQ(r.alloc.num_gprs, 3u);
+}
+
+} // namespace

@@ -97,8 +97,9 @@ struct Dumper {
             node(c, depth + 1);
          return;
       case NodeKind::Cf:
+         /* cf == nullptr: a clause a pass created (sb_region_passes.h). */
          line(depth, instr_text("cf " + std::to_string(n->cf_index) + " " +
-                                   std::string(cf_op_name(n->cf->op)), n));
+                                   std::string(n->cf ? cf_op_name(n->cf->op) : "ALU (new)"), n));
          for (const Node *c : n->children)
             node(c, depth + 1);
          return;
