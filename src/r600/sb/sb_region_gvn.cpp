@@ -125,6 +125,29 @@ bool pure_op(ChipClass chip, AluOp op)
    return emu::alu_eval(chip, op, 0, 0, 0, r);
 }
 
+/* Commutative for value numbering and rule matching: flagged so in the ISA
+ * description and, in the emulator's model, giving the same float (up to
+ * the sign of zero and NaN payloads) for swapped operands on the special
+ * values.  Legacy MAX/MIN are not: MAX(NaN, x) is x but MAX(x, NaN) NaN. */
+bool commutative(ChipClass chip, AluOp op)
+{
+   if (!(alu_op_info(op).flags & AF_COMM) || alu_op_info(op).num_src < 2)
+      return false;
+   static const uint32_t kProbe[] = {0u, kSign, 0x3f800000u, 0xbf800000u, 0x7f800000u,
+                                     0xff800000u, 0x7fc00000u, 0xffffffffu, 1u, 0x00400000u};
+   for (uint32_t a : kProbe) {
+      for (uint32_t b : kProbe) {
+         emu::SlotResult x, y;
+         if (!emu::alu_eval(chip, op, a, b, 0, x) || !emu::alu_eval(chip, op, b, a, 0, y))
+            return false;
+         const float fx = u2f(x.value), fy = u2f(y.value);
+         if (x.value != y.value && fx != fy && !(fx != fx && fy != fy))
+            return false;
+      }
+   }
+   return true;
+}
+
 /* The result does not depend on clamp/omod being applied as a float: the
  * rewrite to MOV (a float-destination op) would otherwise apply them where
  * the integer op ignored them. */
@@ -489,7 +512,7 @@ struct Gvn {
 
       if (mods && !keep_mods)
          return false;
-      const bool comm = (alu_op_info(op).flags & AF_COMM) && nsrc >= 2;
+      const bool comm = commutative(sh.chip, op);
       std::vector<Value> out;
       for (const Rule &r : kRules) {
          if (r.op != op)
@@ -542,7 +565,7 @@ struct Gvn {
       const unsigned n = unsigned(a->src.size());
       for (unsigned i = 0; i < n && i < 3; i++)
          key_operand(ops[i], a->src[i]);
-      if ((alu_op_info(in.op).flags & AF_COMM) && n >= 2 && ops[1] < ops[0])
+      if (n >= 2 && ops[1] < ops[0] && commutative(sh.chip, in.op))
          std::swap(ops[0], ops[1]);
       for (unsigned i = 0; i < n && i < 3; i++)
          key += ops[i];
