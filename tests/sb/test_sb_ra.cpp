@@ -620,6 +620,17 @@ TEST(SbRa, FetchOperandsShareOneGpr)
              "T12.1: R0.z\n"
              "T13.1: R0.w\n");
    EXPECT_EQ(r.alloc.num_gprs, 6u);
+
+   /* The checker on a fetch whose coordinates are split over two GPRs. */
+   Allocation bad = r.alloc;
+   auto n = value_names(*r.sh);
+   unsigned v = unsigned(std::find(n.begin(), n.end(), "T9.1") - n.begin());
+   ASSERT_LT(v, n.size());
+   bad.reg[v].gpr = 7;
+   Diagnostics d;
+   EXPECT_FALSE(ra_checker(*r.sh, bad, d));
+   EXPECT_EQ(d.str(),
+             "ra:2: error: ra_checker: CF 1: fetch source operand T9.1 is in R7, not R0\n");
 }
 
 TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
@@ -672,6 +683,168 @@ TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
              "T11.1: R0.z\n"
              "T12.1: R0.w\n");
    EXPECT_EQ(r.alloc.num_gprs, 3u);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Whole programs from the plain backend                                   */
+/* ---------------------------------------------------------------------- */
+
+/* Relative addressing reaches from the lowest base it names up to the
+ * last GPR the program uses: a conservative array for region_parse. */
+RegionParseOptions arrays_of(const Program &p, const ShaderInfo &info)
+{
+   unsigned lo = ~0u;
+   for (const CfInstr &cf : p.cf)
+      for (const AluGroup &g : cf.groups)
+         for (const AluInstr &in : g.instrs) {
+            if (in.dst.rel)
+               lo = std::min(lo, unsigned(in.dst.gpr));
+            for (const AluSrc &s : in.src)
+               if (s.rel && s.sel < 128)
+                  lo = std::min(lo, unsigned(s.sel));
+         }
+   RegionParseOptions o;
+   if (lo != ~0u && info.num_gprs > lo)
+      o.arrays.push_back(RelArray{lo, info.num_gprs - lo});
+   return o;
+}
+
+struct SuiteStats {
+   unsigned stages = 0, refused_parse = 0, ra_fallback = 0, allocated = 0;
+   unsigned gprs_before = 0, gprs_after = 0;
+   std::string failures;
+};
+
+/* parse -> ssa -> dce -> ra on one plain program; the checker must accept
+ * every allocation ra_init returns. */
+void run_stage(const Program &prog, const ShaderInfo &info, const std::string &what,
+               SuiteStats &st)
+{
+   st.stages++;
+   Diagnostics d;
+   auto sh = region_parse(prog, arrays_of(prog, info), d);
+   if (!sh) {
+      st.refused_parse++;
+      if (std::getenv("SBCC_RA_VERBOSE"))
+         std::cerr << what << ": " << d.str();
+      return;
+   }
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   if (!dce_cleanup(*sh, d)) {
+      st.failures += what + ": dce: " + d.str();
+      return;
+   }
+   RaContext ctx;
+   Allocation alloc;
+   if (!ra_split(*sh, ctx, d) || !ra_coalesce(*sh, ctx, d) || !ra_init(*sh, ctx, alloc, d)) {
+      st.ra_fallback++;
+      std::cerr << what << ": RA falls back: " << d.str();
+      return;
+   }
+   if (!ra_checker(*sh, alloc, d)) {
+      st.failures += what + ": " + d.str();
+      return;
+   }
+   st.allocated++;
+   st.gprs_before += info.num_gprs;
+   st.gprs_after += alloc.num_gprs;
+}
+
+void compile_and_run(const std::string &text, const std::string &what, ChipClass chip,
+                     SuiteStats &st)
+{
+   Diagnostics d;
+   auto shader = tgsi::parse_tgsi(text, what, d);
+   if (!shader) {
+      st.failures += what + ": TGSI: " + d.str();
+      return;
+   }
+   BytecodeOptimizer hook = [&](const Program &p, const ShaderInfo &info,
+                                ShaderStats *) -> std::optional<Program> {
+      run_stage(p, info, what, st);
+      return std::nullopt;
+   };
+   auto exe = compile_tgsi_for_r600(*shader, chip, "", DebugOptions{}, d, nullptr, nullptr, &hook);
+   (void)exe; /* stages the plain backend refuses are simply not counted */
+}
+
+std::optional<std::filesystem::path> shaders_dir()
+{
+   std::filesystem::path here = std::filesystem::path(__FILE__).parent_path();
+   for (auto p : {here / ".." / "shaders", std::filesystem::path("tests/shaders"),
+                  std::filesystem::path("../tests/shaders"),
+                  std::filesystem::path("../../tests/shaders"),
+                  std::filesystem::path("../../../tests/shaders")})
+      if (std::filesystem::is_directory(p))
+         return p;
+   return std::nullopt;
+}
+
+/* The [vertex shader tgsi] / [fragment shader tgsi] sections of a file. */
+std::vector<std::pair<std::string, std::string>> tgsi_sections(const std::filesystem::path &f)
+{
+   std::ifstream in(f);
+   std::vector<std::pair<std::string, std::string>> out;
+   std::string line, cur, text;
+   auto flush = [&] {
+      if (!cur.empty())
+         out.push_back({cur, text});
+      cur.clear();
+      text.clear();
+   };
+   while (std::getline(in, line)) {
+      if (!line.empty() && line[0] == '[') {
+         flush();
+         if (line == "[vertex shader tgsi]" || line == "[fragment shader tgsi]")
+            cur = line;
+         continue;
+      }
+      if (!cur.empty())
+         text += line + "\n";
+   }
+   flush();
+   return out;
+}
+
+TEST(SbRaWhole, ShaderTestStages)
+{
+   auto dir = shaders_dir();
+   if (!dir)
+      GTEST_SKIP() << "tests/shaders not found from the working directory";
+   std::vector<std::filesystem::path> files;
+   for (auto &e : std::filesystem::directory_iterator(*dir))
+      if (e.path().extension() == ".shader_test")
+         files.push_back(e.path());
+   std::sort(files.begin(), files.end());
+   for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
+      SuiteStats st;
+      for (auto &f : files)
+         for (auto &[sec, text] : tgsi_sections(f))
+            compile_and_run(text, f.filename().string() + " " + sec, chip, st);
+      std::cout << chip_class_name(chip) << ": " << st.stages << " stages, " << st.allocated
+                << " allocated, " << st.refused_parse << " refused by region_parse, "
+                << st.ra_fallback << " RA fallbacks; GPRs plain " << st.gprs_before
+                << " -> RA " << st.gprs_after << "\n";
+      EXPECT_EQ(st.failures, "");
+      EXPECT_GT(st.stages, 300u);
+      EXPECT_EQ(st.ra_fallback, 0u);
+      EXPECT_LE(st.gprs_after, st.gprs_before);
+   }
+}
+
+TEST(SbRaWhole, RandomPrograms)
+{
+   SuiteStats st;
+   for (uint32_t seed = 1; seed <= 200; seed++)
+      compile_and_run(sbcc::test::random_tgsi_program(seed), "random " + std::to_string(seed),
+                      ChipClass::Evergreen, st);
+   std::cout << st.stages << " stages, " << st.allocated << " allocated, " << st.refused_parse
+             << " refused by region_parse, " << st.ra_fallback << " RA fallbacks; GPRs plain "
+             << st.gprs_before << " -> RA " << st.gprs_after << "\n";
+   EXPECT_EQ(st.failures, "");
+   EXPECT_EQ(st.stages, 200u);
+   EXPECT_EQ(st.ra_fallback, 0u);
 }
 
 } // namespace

@@ -8,6 +8,7 @@
  * repeat) is stable; a channel that holds different values on two paths
  * holds none.  Phi, loop_phi and psi need their values in one channel.
  */
+#include <algorithm>
 #include <string>
 
 #include "r600/sb/sb_ra.h"
@@ -156,6 +157,66 @@ struct Checker {
             def(p->dst[0], st);
    }
 
+   /* The operands of one fetch or export element: one GPR, a channel per
+    * distinct value.  `first`: the GPR the element must use, or -1. */
+   int vector_operand(const std::vector<Value> &vals, size_t from, size_t count, int first,
+                      const char *what)
+   {
+      int g = first;
+      unsigned chans = 0;
+      std::vector<unsigned> seen;
+      for (size_t k = from; k < from + count && k < vals.size(); k++) {
+         const Value &v = vals[k];
+         if (!reg_value(v))
+            continue;
+         int s = slot(v);
+         if (s < 0)
+            continue;
+         unsigned id = sh.value_id(v);
+         if (std::find(seen.begin(), seen.end(), id) != seen.end())
+            continue;
+         seen.push_back(id);
+         if (g >= 0 && s / 4 != g)
+            error(std::string(what) + " operand " + value_name(sh, v) + " is in R" +
+                  std::to_string(s / 4) + ", not R" + std::to_string(g));
+         g = s / 4;
+         if (chans & (1u << (s % 4)))
+            error(std::string(what) + " operands share " + reg_name(s));
+         chans |= 1u << (s % 4);
+      }
+      return g;
+   }
+
+   void fixed_channels(const Node *g)
+   {
+      if (!alu_group_fixed(sh, g))
+         return;
+      for (const Node *a : g->children) {
+         if (!a->alu || a->alu->slot > 3 || a->dst.empty() || !reg_value(a->dst[0]))
+            continue;
+         int s = slot(a->dst[0]);
+         if (s >= 0 && s % 4 != a->alu->slot)
+            error(value_name(sh, a->dst[0]) + " of a fixed group is not on channel " +
+                  "xyzw"[a->alu->slot]);
+      }
+   }
+
+   void cf_operands(const Node *n)
+   {
+      if (!n->cf || (n->cf->op != CfOp::EXPORT && n->cf->op != CfOp::EXPORT_DONE))
+         return;
+      const ExportInfo &e = n->cf->exp;
+      size_t per = 0;
+      for (unsigned c = 0; c < 4; c++)
+         per += e.swizzle[c] < 4;
+      int base = -1;
+      for (unsigned b = 0; b < e.burst_count; b++) {
+         int g = vector_operand(n->src, b * per, per, base < 0 ? -1 : base + int(b), "export");
+         if (b == 0)
+            base = g;
+      }
+   }
+
    /* Returns false when control never reaches the end of n. */
    bool walk(const Node *n, State &st)
    {
@@ -164,6 +225,7 @@ struct Checker {
       switch (n->kind) {
       case NodeKind::Root:
       case NodeKind::Cf:
+         cf_operands(n);
          for (const Value &s : n->src)
             use(s, st);
          for (const Node *c : n->children)
@@ -171,6 +233,7 @@ struct Checker {
                return false;
          return true;
       case NodeKind::AluGroup:
+         fixed_channels(n);
          for (const Node *a : n->children) {
             for (const Value &s : a->src)
                use(s, st);
@@ -183,6 +246,10 @@ struct Checker {
          return true;
       case NodeKind::Alu:
       case NodeKind::Fetch:
+         if (n->kind == NodeKind::Fetch) {
+            vector_operand(n->src, 0, n->src.size(), -1, "fetch source");
+            vector_operand(n->dst, 0, n->dst.size(), -1, "fetch result");
+         }
          for (const Value &s : n->src)
             use(s, st);
          for (const Value &d : n->dst)
