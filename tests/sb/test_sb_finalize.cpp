@@ -1,1 +1,495 @@
-#include <gtest/gtest.h>
+/*
+ * bc_finalize (tree + allocation -> bytecode) with identity_allocation:
+ * exact CF listings of small hand-built programs (if/else, nested ifs ending
+ * in ALU_POP2_AFTER, loop with break/continue) run against their source in
+ * the emulator; parser refusals; and the round trip of every stage of every
+ * bundled .shader_test through region_parse -> ssa -> identity allocation
+ * -> bc_finalize (alone, and followed by the clause-local bc_parser ->
+ * post_scheduler -> bc_builder), checked by the validator and against the
+ * reference interpreter inside the real compile pipeline.
+ */
+#include <bit>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "interp/interp.h"
+#include "r600/r600_target.h"
+#include "r600/sb/sb_region_passes.h"
+#include "runner/shader_run.h"
+#include "runner/shader_test.h"
+#include "runner/verify.h"
+#include "sb/sb_test_util.h"
+
+#ifndef SBCC_SOURCE_ROOT
+#define SBCC_SOURCE_ROOT "."
+#endif
+
+namespace {
+
+using namespace sbcc;
+using namespace sbcc::r600;
+using namespace sbcc::r600::sb::region;
+using namespace sbcc::r600::sb::test;
+
+constexpr ChipClass kEg = ChipClass::Evergreen;
+
+/* region_parse -> ssa_prepare -> ssa_rename -> identity_allocation ->
+ * bc_finalize.  `refused` gets the parser's diagnostic when it refuses. */
+std::optional<Program> finalize(const Program &p, const ShaderInfo &info, std::string *refused,
+                                std::string *error)
+{
+   Diagnostics d;
+   RegionParseOptions o;
+   o.arrays = infer_rel_arrays(p);
+   auto sh = region_parse(p, o, d);
+   if (!sh) {
+      if (refused)
+         *refused = d.str();
+      return std::nullopt;
+   }
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Allocation a = identity_allocation(*sh);
+   Program out;
+   if (!bc_finalize(*sh, a, info, out, d)) {
+      if (error)
+         *error = d.str();
+      return std::nullopt;
+   }
+   return out;
+}
+
+/* One line per CF: index, op, clause size, target and pop count, export. */
+std::string listing(const Program &p)
+{
+   std::string s;
+   for (size_t i = 0; i < p.cf.size(); i++) {
+      const CfInstr &cf = p.cf[i];
+      s += std::to_string(i) + " " + std::string(cf_op_name(cf.op));
+      const auto &info = cf_op_info(cf.op);
+      if (info.enc == CfEncoding::Alu)
+         s += " groups=" + std::to_string(cf.groups.size());
+      if (info.flags & CF_FETCH)
+         s += " fetches=" + std::to_string(cf.fetches.size());
+      if (info.flags & CF_TARGET)
+         s += " @" + std::to_string(cf.target);
+      if (cf.pop_count)
+         s += " pop=" + std::to_string(cf.pop_count);
+      if (info.enc == CfEncoding::Export) {
+         s += " R" + std::to_string(cf.exp.gpr) + ".";
+         for (uint8_t c : cf.exp.swizzle)
+            s += "xyzw01?_"[c & 7];
+      }
+      if (cf.end_of_program)
+         s += " EOP";
+      s += "\n";
+   }
+   return s;
+}
+
+AluInstr pred(AluOp op, AluSrc a, AluSrc b)
+{
+   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
+   in.update_exec_mask = true;
+   in.update_pred = true;
+   return in;
+}
+
+CfInstr push_if(AluInstr p) { return alu_clause({group({p})}, CfOp::ALU_PUSH_BEFORE); }
+
+Vec4 fvec(float x, float y)
+{
+   return Vec4{std::bit_cast<uint32_t>(x), std::bit_cast<uint32_t>(y), 0, 0};
+}
+
+std::vector<Vec4> lanes()
+{
+   return {fvec(1, 1), fvec(1, -1), fvec(-1, 1), fvec(-1, -1), fvec(0, 2), fvec(3, 0.5f)};
+}
+
+/* Finalizes, checks the listing and that the emulator gives what the
+ * source gives. */
+void check(const Program &src, const std::string &expected)
+{
+   ShaderInfo info = vs_info(src.chip);
+   std::string refused, error;
+   auto out = finalize(src, info, &refused, &error);
+   ASSERT_TRUE(out) << refused << error;
+   EXPECT_EQ(listing(*out), expected);
+   EXPECT_EQ(outputs_of(*out, info, lanes()), outputs_of(src, info, lanes()));
+}
+
+TEST(SbFinalize, IfElseMergesClausesAndFoldsThePop)
+{
+   /* r = 0; if (x > 0) r = 1 else r = 0.5: the MOV joins the push clause,
+    * the else clause takes the POP. */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 4),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), one())})}),
+      cf_op(CfOp::ELSE, 7, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_inline(kSrc_0_5))})}),
+      cf_op(CfOp::POP, 7, 1),
+      export_done(2),
+   });
+   check(p, "0 ALU_PUSH_BEFORE groups=2\n"
+            "1 JUMP @3\n"
+            "2 ALU groups=1\n"
+            "3 ELSE @5 pop=1\n"
+            "4 ALU_POP_AFTER groups=1\n"
+            "5 EXPORT_DONE R2.xyzw EOP\n");
+}
+
+TEST(SbFinalize, IfWithoutElseEndingInFetchKeepsThePop)
+{
+   /* Nothing ALU ends the branch (an export-free POP case): the POP stays. */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 4, 1),
+      cf_op(CfOp::POP, 4, 1),
+      export_done(2),
+   });
+   check(p, "0 ALU_PUSH_BEFORE groups=2\n"
+            "1 JUMP @3 pop=1\n"
+            "2 POP @3 pop=1\n"
+            "3 EXPORT_DONE R2.xyzw EOP\n");
+}
+
+TEST(SbFinalize, NestedIfsEndInAluPop2After)
+{
+   /* r = 0; if (x > 0) { if (y > 0) r = 1 }: both ends fold into the inner
+    * clause, whose jump then pops both levels. */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 8, 1),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 1), zero())),
+      cf_op(CfOp::JUMP, 7, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), one())})}),
+      cf_op(CfOp::POP, 7, 1),
+      cf_op(CfOp::POP, 8, 1),
+      export_done(2),
+   });
+   check(p, "0 ALU_PUSH_BEFORE groups=2\n"
+            "1 JUMP @5 pop=1\n"
+            "2 ALU_PUSH_BEFORE groups=1\n"
+            "3 JUMP @5 pop=2\n"
+            "4 ALU_POP2_AFTER groups=1\n"
+            "5 EXPORT_DONE R2.xyzw EOP\n");
+}
+
+TEST(SbFinalize, NestedIfElseInsideThen)
+{
+   /* if (x > 0) { if (y > 0) r = 1 else r = 0.5; r += 1 } else r = 2 */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 10),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 1), zero())),
+      cf_op(CfOp::JUMP, 6),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), one())})}),
+      cf_op(CfOp::ELSE, 9, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_inline(kSrc_0_5))})}),
+      cf_op(CfOp::POP, 9, 1),
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), one())})}),
+      cf_op(CfOp::ELSE, 12, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_literal(0))}, {0x40000000})},
+                 CfOp::ALU_POP_AFTER),
+      export_done(2),
+   });
+   check(p, "0 ALU_PUSH_BEFORE groups=2\n"
+            "1 JUMP @8\n"
+            "2 ALU_PUSH_BEFORE groups=1\n"
+            "3 JUMP @5\n"
+            "4 ALU groups=1\n"
+            "5 ELSE @7 pop=1\n"
+            "6 ALU_POP_AFTER groups=1\n"
+            "7 ALU groups=1\n"
+            "8 ELSE @10 pop=1\n"
+            "9 ALU_POP_AFTER groups=1\n"
+            "10 EXPORT_DONE R2.xyzw EOP\n");
+}
+
+TEST(SbFinalize, LoopWithBreakAndContinue)
+{
+   /* i = 0; s = 0; loop { if (i >= 4) break; i += 1; if (i == 2) continue;
+    * s += i * 0.5 (the product only in PV: it gets a register) } */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(3, 0), zero()),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), zero())})}),
+      cf_op(CfOp::LOOP_START_DX10, 13),
+      push_if(pred(AluOp::PRED_SETGE, src_gpr(3, 0), src_literal(0))),
+      cf_op(CfOp::JUMP, 6, 1),
+      cf_op(CfOp::LOOP_BREAK, 12),
+      cf_op(CfOp::POP, 6, 1),
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(3, 0), one())})}),
+      push_if(pred(AluOp::PRED_SETE, src_gpr(3, 0), src_literal(0))),
+      cf_op(CfOp::JUMP, 11, 1),
+      cf_op(CfOp::LOOP_CONTINUE, 12),
+      cf_op(CfOp::POP, 11, 1),
+      alu_clause({group({alu(AluOp::MUL, kSlotY, dst(0, 1, false), src_gpr(3, 0),
+                             src_inline(kSrc_0_5))}),
+                  group({alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(2, 1), pv(1))})}),
+      cf_op(CfOp::LOOP_END, 2),
+      export_done(2),
+   });
+   p.cf[2].groups[0].literals = {0x40800000};
+   p.cf[7].groups[0].literals = {0x40000000};
+   check(p, "0 ALU groups=2\n"
+            "1 LOOP_START_DX10 @12\n"
+            "2 ALU_PUSH_BEFORE groups=1\n"
+            "3 JUMP @6 pop=1\n"
+            "4 LOOP_BREAK @11\n"
+            "5 POP @6 pop=1\n"
+            "6 ALU_PUSH_BEFORE groups=2\n"
+            "7 JUMP @10 pop=1\n"
+            "8 LOOP_CONTINUE @11\n"
+            "9 POP @10 pop=1\n"
+            "10 ALU groups=2\n"
+            "11 LOOP_END @2\n"
+            "12 EXPORT_DONE R2.xyzw EOP\n");
+}
+
+TEST(SbFinalize, SplitGroupKeepsReadsBeforeWrites)
+{
+   /* One group: R2.x = R2.y + 1, R2.y = R2.x * 2 reads both old values, so
+    * after splitting, the writes must not reach the other's read: y's
+    * instruction (reads R2.x) goes first only if x's does not read R2.y;
+    * here they swap, which needs a temporary: refused. */
+   Program swap = program(kEg, {
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 1), one()),
+                         alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(2, 0), src_inline(kSrc_1))})}),
+      export_done(2),
+   });
+   std::string refused, error;
+   EXPECT_FALSE(finalize(swap, vs_info(kEg), &refused, &error));
+   EXPECT_EQ(error, "error: bc_finalize: a group swaps registers; splitting it would need a "
+                    "temporary\n");
+   /* A chain (x reads R2.y, which y writes; y reads R2.x, which z writes)
+    * is emitted x, y, z. */
+   Program chain = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}),
+                  group({alu(AluOp::MOV, kSlotX, dst(2, 1), src_gpr(1, 1))}),
+                  group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(2, 1), one()),
+                         alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(2, 0), one()),
+                         alu(AluOp::ADD, kSlotZ, dst(2, 0), src_gpr(1, 2), one())}),
+                  group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), src_gpr(3, 0))})}),
+      export_done(2),
+   });
+   auto out = finalize(chain, vs_info(kEg), &refused, &error);
+   ASSERT_TRUE(out) << refused << error;
+   ASSERT_EQ(out->cf.size(), 2u);
+   std::string order;
+   for (const AluGroup &g : out->cf[0].groups) {
+      ASSERT_EQ(g.instrs.size(), 1u);
+      order += "R" + std::to_string(g.instrs[0].dst.gpr) + "xyzw"[g.instrs[0].dst.chan] + " ";
+   }
+   EXPECT_EQ(order, "R2x R2y R3x R2y R2x R2x ");
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), lanes()), outputs_of(chain, vs_info(kEg), lanes()));
+}
+
+TEST(SbFinalize, SelfMovesAreDropped)
+{
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}),
+                  group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(2, 0)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(2, 0))})}),
+      export_done(2),
+   });
+   std::string refused, error;
+   auto out = finalize(p, vs_info(kEg), &refused, &error);
+   ASSERT_TRUE(out) << refused << error;
+   EXPECT_EQ(listing(*out), "0 ALU groups=2\n1 EXPORT_DONE R2.xyzw EOP\n");
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
+}
+
+TEST(SbFinalize, ParserRefusesConditionalBreakClauses)
+{
+   Program p = program(kEg, {
+      cf_op(CfOp::LOOP_START_DX10, 3),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}, CfOp::ALU_BREAK),
+      cf_op(CfOp::LOOP_END, 1),
+      export_done(2),
+   });
+   std::string refused;
+   EXPECT_FALSE(finalize(p, vs_info(kEg), &refused, nullptr));
+   EXPECT_EQ(refused,
+             "cf:2: error: CF 1 (ALU_BREAK): conditional break/continue clauses are not supported\n");
+}
+
+TEST(SbFinalize, InferRelArrays)
+{
+   AluInstr st = alu(AluOp::MOV, kSlotX, dst(4, 0), src_gpr(1, 0));
+   st.dst.rel = true;
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOVA_INT, kSlotX, dst(0, 0, false), src_gpr(1, 0))}),
+                  group({st}),
+                  group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(9, 1))})}),
+      export_done(2),
+   });
+   auto a = infer_rel_arrays(p);
+   ASSERT_EQ(a.size(), 1u);
+   EXPECT_EQ(a[0].first, 4u);
+   EXPECT_EQ(a[0].count, 6u);
+   p.cf[0].groups[1].instrs[0].dst.rel = false;
+   EXPECT_TRUE(infer_rel_arrays(p).empty());
+}
+
+/* ---- Round trip of the bundled shader tests ----------------------------- */
+
+struct RoundTrip {
+   unsigned stages = 0, compiled = 0, refused = 0, finalized = 0, failed = 0, invalid = 0;
+   unsigned verified = 0, mismatches = 0, plain_mismatches = 0;
+   unsigned cf[2] = {}, groups[2] = {};
+   std::map<std::string, unsigned> reasons;
+   std::vector<std::string> errors;
+};
+
+/* The reason without the CF index: "ALU_PUSH_BEFORE not followed by ...". */
+std::string reason_of(const std::string &diag)
+{
+   std::string s = diag.substr(0, diag.find('\n'));
+   size_t p = s.find("): ");
+   return p == std::string::npos ? s : s.substr(s.find(" (") + 2);
+}
+
+void round_trip(ChipClass chip, bool clause_local, RoundTrip &t)
+{
+   namespace fs = std::filesystem;
+   const fs::path dir = fs::path(SBCC_SOURCE_ROOT) / "tests" / "shaders";
+   std::ifstream list(dir / "list.txt");
+   ASSERT_TRUE(list) << "no " << (dir / "list.txt");
+   std::string name;
+   while (std::getline(list, name)) {
+      if (name.empty() || name[0] == '#')
+         continue;
+      std::string text;
+      Diagnostics d;
+      if (!runner::read_file((dir / name).string(), text, d))
+         continue;
+      auto test = runner::parse_shader_test(text, name, d);
+      if (!test)
+         continue;
+      auto stages = runner::load_stages(*test, d);
+      if (!stages)
+         continue;
+      for (const runner::LoadedStage &st : *stages) {
+         t.stages++;
+         std::string where = name + " (" + (st.vertex ? "vertex" : "fragment") + ")";
+         bool ran = false, ok = false;
+         BytecodeOptimizer opt = [&](const Program &prog, const ShaderInfo &info,
+                                     ShaderStats *) -> std::optional<Program> {
+            ran = true;
+            std::string refused, error;
+            auto out = finalize(prog, info, &refused, &error);
+            if (!out) {
+               if (!refused.empty()) {
+                  t.refused++;
+                  t.reasons[reason_of(refused)]++;
+               } else {
+                  t.failed++;
+                  t.errors.push_back(where + ": " + error);
+               }
+               return std::nullopt;
+            }
+            if (clause_local) {
+               Diagnostics cd;
+               sb::Shader sh;
+               Program packed;
+               if (!sb::bc_parser(*out, sh, cd) || !sb::post_scheduler(sh, cd) ||
+                   !sb::sched_checker(sh, cd) || !sb::bc_builder(sh, packed, cd)) {
+                  t.failed++;
+                  t.errors.push_back(where + ": clause-local: " + cd.str());
+                  return std::nullopt;
+               }
+               out = std::move(packed);
+            }
+            Diagnostics vd;
+            if (!validate_program(*out, info, vd)) {
+               t.invalid++;
+               t.errors.push_back(where + ": invalid: " + vd.str());
+               return std::nullopt;
+            }
+            t.finalized++;
+            const sb::ShaderCounts a = sb::count_program(prog), b = sb::count_program(*out);
+            t.cf[0] += a.cf;
+            t.cf[1] += b.cf;
+            t.groups[0] += a.alu_groups;
+            t.groups[1] += b.alu_groups;
+            ok = true;
+            return out;
+         };
+         DebugOptions debug;
+         Diagnostics cd;
+         ShaderStats stats;
+         auto exe = compile_tgsi_for_r600(st.shader, chip, "", debug, cd, &stats, nullptr, &opt);
+         if (!exe)
+            continue; /* the plain backend does not support it on this chip */
+         t.compiled++;
+         if (!ran || !ok)
+            continue;
+         Diagnostics rd;
+         auto ref = interp::make_reference_executable(st.shader, rd);
+         if (!ref)
+            continue;
+         runner::VerifyOptions vo;
+         auto r = runner::verify_shader(st.shader, *ref, *exe, vo);
+         if (r.status == runner::VerifyStatus::Pass) {
+            t.verified++;
+            continue;
+         }
+         /* Only a difference the plain code does not have is sb's. */
+         auto plain = compile_tgsi_for_r600(st.shader, chip, "", debug, cd, nullptr);
+         if (plain && runner::verify_shader(st.shader, *ref, *plain, vo).status !=
+                         runner::VerifyStatus::Pass) {
+            t.plain_mismatches++;
+            continue;
+         }
+         t.mismatches++;
+         t.errors.push_back(where + ": differs from the reference: " + r.message);
+      }
+   }
+}
+
+class SbFinalizeShaders
+   : public ::testing::TestWithParam<std::tuple<const char *, bool>> {};
+
+TEST_P(SbFinalizeShaders, RoundTripAgreesWithReference)
+{
+   auto chip = chip_class_from_name(std::get<0>(GetParam()));
+   ASSERT_TRUE(chip);
+   const bool clause_local = std::get<1>(GetParam());
+   RoundTrip t;
+   round_trip(*chip, clause_local, t);
+   std::ostringstream s;
+   s << std::get<0>(GetParam()) << (clause_local ? " +clause-local" : "") << ": " << t.stages
+     << " stages, " << t.compiled << " compiled, " << t.finalized << " finalized, " << t.refused
+     << " refused by the parser, " << t.verified << " verified (" << t.plain_mismatches
+     << " where the plain code differs too); cf " << t.cf[0] << " -> " << t.cf[1]
+     << ", alu_groups " << t.groups[0] << " -> " << t.groups[1] << "\n";
+   for (const auto &[why, n] : t.reasons)
+      s << "  refused " << n << "x: " << why << "\n";
+   std::cout << s.str();
+   for (const std::string &e : t.errors)
+      ADD_FAILURE() << e;
+   EXPECT_EQ(t.failed, 0u);
+   EXPECT_EQ(t.invalid, 0u);
+   EXPECT_EQ(t.mismatches, 0u);
+   EXPECT_GT(t.finalized, t.compiled / 2) << "most stages must get through";
+}
+
+INSTANTIATE_TEST_SUITE_P(Chips, SbFinalizeShaders,
+                         ::testing::Combine(::testing::Values("evergreen", "r700", "r600",
+                                                              "cayman"),
+                                            ::testing::Bool()),
+                         [](const auto &info) {
+                            return std::string(std::get<0>(info.param)) +
+                                   (std::get<1>(info.param) ? "_clause_local" : "");
+                         });
+
+} // namespace

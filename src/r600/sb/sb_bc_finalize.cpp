@@ -1,2 +1,1031 @@
-/* sb_bc_finalize: being written (see sb_region_passes.h). */
+/*
+ * bc_finalize: region tree + register allocation -> bytecode Program, and
+ * identity_allocation, the allocation the source program already had.
+ *
+ * The tree is walked in order.  ALU content (Cf nodes whose children are
+ * groups, synthetic or not) accumulates into one pending ALU clause until
+ * something else has to be emitted or a hardware clause limit (128 slots,
+ * the kcache locks) is reached.  Regions become CF again:
+ *
+ *   if region:   pending clause (holding the PRED_SET that defines the
+ *                condition) as ALU_PUSH_BEFORE; JUMP; then; [ELSE; else;]
+ *                POP, or the POP folded into a trailing ALU clause as
+ *                ALU_POP_AFTER (ALU_POP2_AFTER when the inner if's end was
+ *                already folded into that same clause)
+ *   loop region: LOOP_START_DX10; body; LOOP_END; departs to it become
+ *                LOOP_BREAK, repeats other than the body LOOP_CONTINUE
+ *
+ * Groups alu_group_is_fixed() holds for keep their slots; any other group
+ * is emitted one instruction per group, ordered so that every read of a
+ * register happens before the write of a sibling that overwrites it (the
+ * VLIW semantics of the original group), for the post_scheduler to pack.
+ * Anything that cannot be rebuilt exactly returns false with a diagnostic.
+ */
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "r600/sb/sb_passes.h"
 #include "r600/sb/sb_region_passes.h"
+
+namespace sbcc::r600::sb::region {
+
+namespace {
+
+constexpr unsigned kMaxGpr = 123; /* 123..127 are clause temporaries on R700+ */
+
+bool is_replicated_trans(AluOp op)
+{
+   /* Cayman has no trans slot: these run replicated over x..z(w). */
+   const unsigned s = alu_slots(ChipClass::Cayman, op);
+   return (s & kSlotS) && !(s & kSlotV);
+}
+
+} // namespace
+
+bool alu_group_is_fixed(const Node *group)
+{
+   /* Keep in sync with RA (sb_ra.h): values defined in a fixed group keep
+    * the channel of their slot. */
+   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
+                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
+   std::map<AluOp, unsigned> count;
+   for (const Node *a : group->children) {
+      if (a->kind != NodeKind::Alu || !a->alu)
+         return true;
+      const AluInstr &in = *a->alu;
+      const AluOpInfo &info = alu_op_info(in.op);
+      if (info.flags & special)
+         return true;
+      if (alu_slots(ChipClass::Evergreen, in.op) & (kSlot4 | kSlotXY | kSlotZW) ||
+          alu_slots(ChipClass::Cayman, in.op) & (kSlot4 | kSlotXY | kSlotZW))
+         return true;
+      if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.index_mode ||
+          in.op == AluOp::ALU_NOP)
+         return true;
+      const std::string_view name = alu_op_name(in.op);
+      if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX"))
+         return true;
+      for (const Value &v : a->src)
+         if (v.kind == ValueKind::Rel)
+            return true;
+      for (const Value &v : a->dst)
+         if (v.kind == ValueKind::Rel)
+            return true;
+      if (is_replicated_trans(in.op) && ++count[in.op] > 1)
+         return true;
+   }
+   return false;
+}
+
+Allocation identity_allocation(const RegionShader &sh)
+{
+   Allocation a;
+   a.reg.assign(sh.num_values(), RegAssign{});
+   int top = -1;
+   for (size_t v = 0; v < sh.vars.size(); v++)
+      if (sh.vars[v].kind == VarKind::Gpr)
+         top = std::max(top, int(sh.vars[v].index));
+   for (const RelArray &r : sh.arrays)
+      top = std::max(top, int(r.first + r.count) - 1);
+   unsigned num = unsigned(top + 1);
+   for (size_t v = 0; v < sh.vars.size(); v++) {
+      if (sh.vars[v].kind != VarKind::Gpr)
+         continue;
+      const unsigned versions = v < sh.version_count.size() ? sh.version_count[v] : 0;
+      for (unsigned k = 0; k <= versions; k++)
+         a.reg[sh.value_id(int(v), k)] = RegAssign{int16_t(sh.vars[v].index),
+                                                   uint8_t(sh.vars[v].chan)};
+   }
+   /* Temps (PV/PS-only results) get fresh channels above every register,
+    * the channel of their slot where they have one, so a fixed group can
+    * keep its slot. */
+   unsigned per_chan[4] = {};
+   std::vector<const Node *> stack{sh.root};
+   while (!stack.empty()) {
+      const Node *n = stack.back();
+      stack.pop_back();
+      for (const Node *c : n->children)
+         stack.push_back(c);
+      if (n->kind != NodeKind::Alu || n->dst.empty())
+         continue;
+      const Value &d = n->dst[0];
+      if (d.kind != ValueKind::Var || sh.vars[d.var].kind != VarKind::Temp)
+         continue;
+      unsigned chan = n->alu && n->alu->slot < 4 ? n->alu->slot : 0;
+      if (!n->alu || n->alu->slot >= 4)
+         for (unsigned c = 1; c < 4; c++)
+            if (per_chan[c] < per_chan[chan])
+               chan = c;
+      const unsigned gpr = unsigned(top + 1) + per_chan[chan]++;
+      a.reg[sh.value_id(d)] = RegAssign{int16_t(gpr), uint8_t(chan)};
+      num = std::max(num, gpr + 1);
+   }
+   a.num_gprs = num;
+   return a;
+}
+
+namespace {
+
+struct KRef {
+   unsigned instr, src, bank, cst;
+};
+
+/* A group on its way into a clause: constants are placed when the clause's
+ * locks are known. */
+struct PGroup {
+   std::vector<AluInstr> instrs;
+   std::vector<uint32_t> literals;
+   std::vector<KRef> krefs;
+   std::vector<unsigned> exec_defs; /* ExecMask versions defined here */
+   bool loads_ar = false, uses_ar = false;
+   bool sets_pred = false, uses_pred = false;
+   bool sets_exec = false;
+};
+
+using Line = std::pair<unsigned, unsigned>; /* (bank, constant / 16) */
+
+/* Locks covering the lines: adjacent lines of a bank share a 32-constant
+ * lock.  False when more than max_sets locks are needed. */
+bool plan_locks(const std::set<Line> &lines, unsigned max_sets, std::array<KCacheLock, 4> *out)
+{
+   std::array<KCacheLock, 4> locks{};
+   unsigned n = 0;
+   for (auto it = lines.begin(); it != lines.end();) {
+      if (n >= max_sets || it->second > 255)
+         return false;
+      KCacheLock &l = locks[n++];
+      l.bank = uint8_t(it->first);
+      l.addr = uint8_t(it->second);
+      l.mode = 1;
+      auto next = std::next(it);
+      if (next != lines.end() && next->first == it->first && next->second == it->second + 1) {
+         l.mode = 2;
+         ++next;
+      }
+      it = next;
+   }
+   if (out)
+      *out = locks;
+   return true;
+}
+
+unsigned group_slots(const PGroup &g)
+{
+   return unsigned(g.instrs.size() + (g.literals.size() + 1) / 2);
+}
+
+struct IfRecord {
+   unsigned jumper; /* the JUMP (no else) or ELSE whose target is after the end */
+};
+
+class Finalizer {
+ public:
+   Finalizer(const RegionShader &sh, const Allocation &alloc, const ShaderInfo &info,
+             Program &out, Diagnostics &diags)
+      : sh_(sh), alloc_(alloc), info_(info), out_(out), diags_(diags), chip_(sh.chip)
+   {
+   }
+
+   bool run();
+
+ private:
+   bool fail(const std::string &msg)
+   {
+      diags_.error("bc_finalize: " + msg);
+      return false;
+   }
+
+   RegAssign reg(const Value &v) const
+   {
+      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= sh_.vars.size())
+         return RegAssign{};
+      const unsigned id = sh_.value_id(v);
+      return id < alloc_.reg.size() ? alloc_.reg[id] : RegAssign{};
+   }
+   bool is_reg_var(const Value &v) const
+   {
+      if (v.kind != ValueKind::Var)
+         return false;
+      VarKind k = sh_.vars[v.var].kind;
+      return k == VarKind::Gpr || k == VarKind::Temp;
+   }
+
+   bool check_values(const Node *n);
+   bool check_phis(const Node *region);
+   bool emit_list(const std::vector<Node *> &list, size_t from = 0);
+   bool emit_node(const Node *n);
+   bool emit_alu_cf(const Node *n);
+   bool emit_group(const Node *g);
+   bool build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in);
+   bool operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s);
+   bool add_group(PGroup g);
+   bool flush(CfOp op);
+   bool emit_fetch(const Node *n);
+   bool emit_export(const Node *n);
+   bool emit_if(const Node *region);
+   bool emit_loop(const Node *region);
+   unsigned emit_cf(CfInstr c)
+   {
+      out_.cf.push_back(std::move(c));
+      return unsigned(out_.cf.size() - 1);
+   }
+
+   const RegionShader &sh_;
+   const Allocation &alloc_;
+   const ShaderInfo &info_;
+   Program &out_;
+   Diagnostics &diags_;
+   ChipClass chip_;
+
+   std::map<unsigned, const Node *> psi_of_temp_; /* value_id of psi src[1] -> psi */
+
+   std::vector<PGroup> pending_;
+   std::set<Line> pending_lines_;
+   const CfInstr *pending_src_ = nullptr;
+   bool pending_eop_ = false;
+   /* A clause split the source did not have loses AR and the predicate. */
+   bool ar_lost_ = false, pred_lost_ = false;
+
+   /* The last CF emitted folded an if's POP into an ALU clause: its index
+    * and that if's jumper, so an enclosing if can make it ALU_POP2_AFTER. */
+   int folded_cf_ = -1;
+   unsigned folded_jumper_ = 0;
+
+   struct LoopCtx {
+      const Node *region, *body;
+      std::vector<unsigned> jumps;
+   };
+   std::vector<LoopCtx> loops_;
+};
+
+bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s)
+{
+   s = AluSrc{};
+   s.neg = v.neg;
+   s.abs = v.abs;
+   switch (v.kind) {
+   case ValueKind::Var: {
+      if (!is_reg_var(v))
+         return fail("an ALU operand names a " +
+                     std::string(sh_.vars[v.var].kind == VarKind::AddrReg ? "AR" : "non-GPR") +
+                     " value");
+      RegAssign r = reg(v);
+      if (r.gpr < 0 || r.gpr >= int(kMaxGpr))
+         return fail("operand " + value_name(sh_, v) + " has no register");
+      s.sel = uint16_t(r.gpr);
+      s.chan = r.chan;
+      return true;
+   }
+   case ValueKind::Rel:
+      if (!v.rel || v.rel->kind != ValueKind::Var)
+         return fail("relative operand without an address");
+      if (sh_.vars[v.rel->var].kind == VarKind::AddrReg)
+         g.uses_ar = true;
+      s.sel = uint16_t(v.base);
+      s.chan = uint8_t(v.chan);
+      s.rel = true;
+      return true;
+   case ValueKind::KCache:
+      if (!v.resolved)
+         return fail("a constant read through an unresolved kcache lock");
+      g.krefs.push_back(KRef{instr, k, v.bank, v.index});
+      s.chan = uint8_t(v.chan);
+      return true;
+   case ValueKind::Inline:
+      s.sel = uint16_t(v.literal);
+      s.chan = uint8_t(v.chan);
+      return true;
+   case ValueKind::Literal: {
+      auto it = std::find(g.literals.begin(), g.literals.end(), v.literal);
+      if (it == g.literals.end()) {
+         if (g.literals.size() >= 4)
+            return fail("more than four literals in one group");
+         g.literals.push_back(v.literal);
+         it = g.literals.end() - 1;
+      }
+      s.sel = kSrc_LITERAL;
+      s.chan = uint8_t(it - g.literals.begin());
+      return true;
+   }
+   default:
+      return fail("ALU operand without a value");
+   }
+}
+
+bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
+{
+   in = *a->alu;
+   in.bank_swizzle = 0;
+   const AluOpInfo &info = alu_op_info(in.op);
+   const unsigned nsrc = std::min(3u, unsigned(info.num_src));
+   if (a->src.size() < nsrc)
+      return fail(std::string(info.name) + " with too few operands");
+   const unsigned idx = unsigned(g.instrs.size());
+   for (unsigned k = 0; k < nsrc; k++)
+      if (!operand(a->src[k], g, idx, k, in.src[k]))
+         return false;
+   if (info.flags & AF_MOVA)
+      g.loads_ar = true;
+   if (alu_writes_pred(in.op) && in.update_pred)
+      g.sets_pred = true;
+   if (in.pred_sel == 2 || in.pred_sel == 3)
+      g.uses_pred = true;
+   for (const Value &d : a->dst)
+      if (d.kind == ValueKind::Var && sh_.vars[d.var].kind == VarKind::ExecMask) {
+         g.exec_defs.push_back(d.version);
+         g.sets_exec = true;
+      }
+
+   const Value none;
+   const Value &d = a->dst.empty() ? none : a->dst[0];
+   const bool r600_mova = (info.flags & AF_MOVA) && !is_eg_or_later(chip_);
+   if (r600_mova) {
+      /* R600/R700 MOVA writes only AR; dst.chan picks its component. */
+   } else if (d.kind == ValueKind::None) {
+      if (alu_is_op3(in.op))
+         return fail(std::string(info.name) + " always writes but has no result");
+      in.dst.write = false;
+   } else if (d.kind == ValueKind::Rel) {
+      if (!d.rel || d.rel->kind != ValueKind::Var)
+         return fail("relative destination without an address");
+      if (sh_.vars[d.rel->var].kind == VarKind::AddrReg)
+         g.uses_ar = true;
+      in.dst.gpr = uint8_t(d.base);
+      in.dst.chan = uint8_t(d.chan);
+      in.dst.rel = true;
+      in.dst.write = true;
+   } else if (is_reg_var(d)) {
+      RegAssign r = reg(d);
+      auto psi = psi_of_temp_.find(sh_.value_id(d));
+      if (psi != psi_of_temp_.end())
+         r = reg(psi->second->dst[0]);
+      if (r.gpr < 0) {
+         if (alu_is_op3(in.op))
+            return fail(std::string(info.name) + " result " + value_name(sh_, d) +
+                        " has no register");
+         in.dst.write = false;
+      } else {
+         if (r.gpr >= int(kMaxGpr))
+            return fail("register R" + std::to_string(r.gpr) + " beyond the GPR file");
+         in.dst.gpr = uint8_t(r.gpr);
+         in.dst.chan = r.chan;
+         in.dst.write = true;
+         in.dst.rel = false;
+      }
+   } else {
+      return fail(std::string(info.name) + " writes a non-GPR value in its result slot");
+   }
+
+   const unsigned slots = alu_slots(chip_, in.op);
+   if (!slots)
+      return fail(std::string(info.name) + " does not exist on " +
+                  std::string(chip_class_name(chip_)));
+   if (fixed) {
+      in.slot = a->alu->slot;
+      if (in.slot < 4 && !in.dst.write && !r600_mova)
+         in.dst.chan = in.slot;
+      if (in.slot < 4 && in.dst.chan != in.slot)
+         return fail(std::string(info.name) + " in slot " + "xyzwt"[in.slot] +
+                     " of a fixed group writes channel " + "xyzw"[in.dst.chan & 3]);
+      return true;
+   }
+   if ((slots & kSlotV) && !alu_is_trans_only(chip_, in.op))
+      in.slot = in.dst.chan & 3;
+   else if ((slots & kSlotS) && chip_ != ChipClass::Cayman)
+      in.slot = kSlotT;
+   else
+      return fail(std::string(info.name) + " cannot be emitted alone");
+   return true;
+}
+
+bool Finalizer::emit_group(const Node *gn)
+{
+   for (const Node *a : gn->children)
+      if (a->kind != NodeKind::Alu || !a->alu)
+         return fail("an ALU group holds something other than instructions");
+   if (gn->children.empty())
+      return true;
+   if (alu_group_is_fixed(gn)) {
+      PGroup g;
+      for (const Node *a : gn->children) {
+         AluInstr in;
+         if (!build_instr(a, true, g, in))
+            return false;
+         g.instrs.push_back(in);
+      }
+      /* Slot order, as the assembler wants; krefs follow their instruction. */
+      std::vector<unsigned> order(g.instrs.size()), pos(g.instrs.size());
+      for (unsigned i = 0; i < order.size(); i++)
+         order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](unsigned x, unsigned y) {
+         return g.instrs[x].slot < g.instrs[y].slot;
+      });
+      std::vector<AluInstr> sorted;
+      for (unsigned i = 0; i < order.size(); i++) {
+         pos[order[i]] = i;
+         sorted.push_back(g.instrs[order[i]]);
+      }
+      g.instrs = std::move(sorted);
+      for (KRef &k : g.krefs)
+         k.instr = pos[k.instr];
+      for (size_t i = 0; i < g.instrs.size(); i++) {
+         const AluInstr &in = g.instrs[i];
+         if (i && in.slot == g.instrs[i - 1].slot)
+            return fail("two instructions in one slot of a fixed group");
+         if (in.slot == kSlotT && !alu_is_trans_only(chip_, in.op)) {
+            bool taken = false;
+            for (const AluInstr &o : g.instrs)
+               taken = taken || o.slot == (in.dst.chan & 3);
+            if (!taken)
+               return fail("trans instruction of a fixed group would decode in a vector slot");
+         }
+      }
+      return add_group(std::move(g));
+   }
+
+   /* One instruction per group, reads of the original group before the
+    * writes that would overwrite them. */
+   std::vector<PGroup> singles;
+   for (const Node *a : gn->children) {
+      PGroup g;
+      AluInstr in;
+      if (!build_instr(a, false, g, in))
+         return false;
+      g.instrs.push_back(in);
+      singles.push_back(std::move(g));
+   }
+   const size_t n = singles.size();
+   auto reads = [&](const AluInstr &in, unsigned gpr, unsigned chan) {
+      for (unsigned k = 0; k < alu_op_info(in.op).num_src && k < 3; k++)
+         if (in.src[k].sel == gpr && in.src[k].chan == chan && !in.src[k].rel)
+            return true;
+      return false;
+   };
+   std::vector<std::vector<bool>> before(n, std::vector<bool>(n, false));
+   for (size_t w = 0; w < n; w++) {
+      const AluInstr &wi = singles[w].instrs[0];
+      if (!wi.dst.write)
+         continue;
+      for (size_t r = 0; r < n; r++) {
+         if (r == w)
+            continue;
+         const AluInstr &ri = singles[r].instrs[0];
+         if (reads(ri, wi.dst.gpr, wi.dst.chan))
+            before[r][w] = true;
+         if (ri.dst.write && ri.dst.gpr == wi.dst.gpr && ri.dst.chan == wi.dst.chan)
+            return fail("two instructions of one group write R" + std::to_string(wi.dst.gpr) +
+                        "." + "xyzw"[wi.dst.chan & 3]);
+      }
+   }
+   std::vector<bool> done(n, false);
+   for (size_t emitted = 0; emitted < n; emitted++) {
+      size_t pick = n;
+      for (size_t i = 0; i < n && pick == n; i++) {
+         if (done[i])
+            continue;
+         bool ready = true;
+         for (size_t j = 0; j < n; j++)
+            if (!done[j] && before[j][i])
+               ready = false;
+         if (ready)
+            pick = i;
+      }
+      if (pick == n)
+         return fail("a group swaps registers; splitting it would need a temporary");
+      done[pick] = true;
+      const AluInstr &in = singles[pick].instrs[0];
+      /* A copy onto itself does nothing. */
+      if (in.op == AluOp::MOV && in.dst.write && !in.dst.rel && !in.src[0].rel &&
+          in.src[0].sel == in.dst.gpr && in.src[0].chan == in.dst.chan && !in.src[0].neg &&
+          !in.src[0].abs && !in.dst.clamp && !in.dst.omod && !in.pred_sel &&
+          src_kind(chip_, in.src[0].sel) == SrcKind::Gpr)
+         continue;
+      if (!add_group(std::move(singles[pick])))
+         return false;
+   }
+   return true;
+}
+
+bool Finalizer::add_group(PGroup g)
+{
+   if (g.literals.size() > 4)
+      return fail("more than four literals in one group");
+   std::set<Line> lines = pending_lines_;
+   std::set<Line> own;
+   for (const KRef &k : g.krefs) {
+      lines.insert(Line{k.bank, k.cst / 16});
+      own.insert(Line{k.bank, k.cst / 16});
+   }
+   const unsigned max_sets = is_eg_or_later(chip_) ? 4 : 2;
+   unsigned slots = 0;
+   for (const PGroup &p : pending_)
+      slots += group_slots(p);
+   if (!pending_.empty() &&
+       (slots + group_slots(g) > 128 || !plan_locks(lines, max_sets, nullptr))) {
+      /* The PRED_SET of an if must end the clause that pushes; a limit
+       * split there cannot be rebuilt. */
+      for (const PGroup &p : pending_)
+         if (p.sets_exec)
+            return fail("clause limit reached after an exec-mask update");
+      if (!flush(CfOp::ALU))
+         return false;
+      ar_lost_ = pred_lost_ = true;
+      lines = own;
+   }
+   if (!plan_locks(lines, max_sets, nullptr))
+      return fail("one group needs more kcache lines than the clause can lock");
+   if (g.uses_ar && ar_lost_ && !g.loads_ar)
+      return fail("AR read in a clause split after the MOVA that loaded it");
+   if (g.loads_ar)
+      ar_lost_ = false;
+   if (g.uses_pred && pred_lost_)
+      return fail("predicate read in a clause split after the PRED_SET that set it");
+   if (g.sets_pred)
+      pred_lost_ = false;
+   pending_lines_ = std::move(lines);
+   pending_.push_back(std::move(g));
+   return true;
+}
+
+bool Finalizer::flush(CfOp op)
+{
+   if (pending_.empty())
+      return true;
+   bool sets_exec = false;
+   for (const PGroup &p : pending_)
+      sets_exec = sets_exec || p.sets_exec;
+   if (sets_exec && op != CfOp::ALU_PUSH_BEFORE)
+      return fail("an exec-mask update outside the clause that pushes for its if");
+   CfInstr c;
+   if (pending_src_) {
+      c.whole_quad_mode = pending_src_->whole_quad_mode;
+      c.valid_pixel_mode = pending_src_->valid_pixel_mode;
+   }
+   c.op = op;
+   c.barrier = true;
+   c.end_of_program = pending_eop_;
+   const unsigned max_sets = is_eg_or_later(chip_) ? 4 : 2;
+   if (!plan_locks(pending_lines_, max_sets, &c.kcache))
+      return fail("kcache locks exhausted");
+   for (unsigned s = 2; s < 4; s++)
+      if (c.kcache[s].mode)
+         c.alu_ext = true;
+   for (PGroup &p : pending_) {
+      for (const KRef &k : p.krefs) {
+         bool placed = false;
+         for (unsigned s = 0; s < 4 && !placed; s++) {
+            const KCacheLock &l = c.kcache[s];
+            if (!l.mode || l.bank != k.bank || k.cst < l.addr * 16u ||
+                k.cst >= l.addr * 16u + (l.mode == 2 ? 32u : 16u))
+               continue;
+            AluSrc &src = p.instrs[k.instr].src[k.src];
+            AluSrc ks = src_kcache(s, k.cst - l.addr * 16u, src.chan);
+            src.sel = ks.sel;
+            placed = true;
+         }
+         if (!placed)
+            return fail("constant outside the clause's kcache locks");
+      }
+      if (!assign_bank_swizzles(chip_, p.instrs))
+         return fail("no bank swizzle fits a group's register reads");
+      AluGroup g;
+      g.instrs = std::move(p.instrs);
+      g.literals = std::move(p.literals);
+      if (g.literals.size() % 2)
+         g.literal_pad = 0;
+      c.groups.push_back(std::move(g));
+   }
+   emit_cf(std::move(c));
+   pending_.clear();
+   pending_lines_.clear();
+   pending_src_ = nullptr;
+   pending_eop_ = false;
+   return true;
+}
+
+bool Finalizer::emit_alu_cf(const Node *n)
+{
+   if (n->cf) {
+      if (!pending_src_)
+         pending_src_ = n->cf;
+      if (n->cf->end_of_program)
+         pending_eop_ = true;
+   }
+   for (const Node *c : n->children) {
+      if (c->kind == NodeKind::Psi)
+         continue; /* realized by the predicated instruction (check_values) */
+      if (c->kind != NodeKind::AluGroup)
+         return fail("an ALU clause holds something other than groups");
+      if (!emit_group(c))
+         return false;
+   }
+   return true;
+}
+
+bool Finalizer::emit_fetch(const Node *n)
+{
+   if (!flush(CfOp::ALU))
+      return false;
+   const unsigned max_fetch = chip_ == ChipClass::R600 ? 8 : 16;
+   CfInstr c = *n->cf;
+   c.fetches.clear();
+   c.groups.clear();
+   auto close = [&]() {
+      if (c.fetches.empty())
+         return;
+      emit_cf(c);
+      c.fetches.clear();
+   };
+   for (const Node *f : n->children) {
+      if (f->kind != NodeKind::Fetch || !f->fetch)
+         return fail("a fetch clause holds something other than fetches");
+      FetchInstr fi = *f->fetch;
+      size_t si = 0, di = 0;
+      int src_gpr = -1, dst_gpr = -1;
+      auto src_of = [&](uint8_t &sel) -> bool {
+         if (si >= f->src.size() || !is_reg_var(f->src[si]))
+            return fail("fetch operand without a register value");
+         RegAssign r = reg(f->src[si++]);
+         if (r.gpr < 0 || (src_gpr >= 0 && r.gpr != src_gpr))
+            return fail("fetch address components in different registers");
+         src_gpr = r.gpr;
+         sel = r.chan;
+         return true;
+      };
+      std::array<uint8_t, 4> new_dst{kSelMask, kSelMask, kSelMask, kSelMask};
+      auto dst_of = [&](const std::array<uint8_t, 4> &old) -> bool {
+         for (unsigned ch = 0; ch < 4; ch++) {
+            if (old[ch] == kSelMask)
+               continue;
+            if (di >= f->dst.size() || !is_reg_var(f->dst[di]))
+               return fail("fetch result without a register value");
+            RegAssign r = reg(f->dst[di++]);
+            if (r.gpr < 0)
+               continue; /* unused: not written */
+            if ((dst_gpr >= 0 && r.gpr != dst_gpr) || new_dst[r.chan] != kSelMask)
+               return fail("fetch results not in distinct channels of one register");
+            dst_gpr = r.gpr;
+            new_dst[r.chan] = old[ch];
+         }
+         return true;
+      };
+      if (TexInstr *t = std::get_if<TexInstr>(&fi)) {
+         for (unsigned ch = 0; ch < 4; ch++)
+            if (t->src_sel[ch] < 4 && !src_of(t->src_sel[ch]))
+               return false;
+         if (!dst_of(t->dst_sel))
+            return false;
+         if (src_gpr >= 0)
+            t->src_gpr = uint8_t(src_gpr);
+         if (dst_gpr >= 0)
+            t->dst_gpr = uint8_t(dst_gpr);
+         t->dst_sel = new_dst;
+      } else {
+         VtxInstr &v = std::get<VtxInstr>(fi);
+         uint8_t sel = 0;
+         if (!src_of(sel))
+            return false;
+         v.src_sel_x = sel;
+         v.src_gpr = uint8_t(src_gpr);
+         if (!dst_of(v.dst_sel))
+            return false;
+         if (dst_gpr >= 0)
+            v.dst_gpr = uint8_t(dst_gpr);
+         v.dst_sel = new_dst;
+      }
+      if (si != f->src.size() || di != f->dst.size())
+         return fail("fetch values do not match its selects");
+      if (c.fetches.size() >= max_fetch)
+         close();
+      c.fetches.push_back(std::move(fi));
+   }
+   close();
+   return true;
+}
+
+bool Finalizer::emit_export(const Node *n)
+{
+   if (!flush(CfOp::ALU))
+      return false;
+   CfInstr c = *n->cf;
+   ExportInfo &e = c.exp;
+   size_t vi = 0;
+   int base = -1;
+   std::array<uint8_t, 4> swz = e.swizzle;
+   for (unsigned b = 0; b < e.burst_count; b++)
+      for (unsigned ch = 0; ch < 4; ch++) {
+         if (e.swizzle[ch] >= 4)
+            continue;
+         if (vi >= n->src.size() || !is_reg_var(n->src[vi]))
+            return fail("export component without a register value");
+         RegAssign r = reg(n->src[vi++]);
+         if (r.gpr < 0 || r.gpr < int(b) || (base >= 0 && r.gpr - int(b) != base))
+            return fail("export elements not in consecutive registers");
+         base = r.gpr - int(b);
+         if (b == 0)
+            swz[ch] = r.chan;
+         else if (swz[ch] != r.chan)
+            return fail("burst export elements with different channels");
+      }
+   if (vi != n->src.size())
+      return fail("export values do not match its swizzle");
+   if (base >= 0)
+      e.gpr = uint8_t(base);
+   e.swizzle = swz;
+   emit_cf(std::move(c));
+   return true;
+}
+
+bool Finalizer::check_phis(const Node *region)
+{
+   auto one = [&](const Node *p) -> bool {
+      if (p->dst.empty() || !is_reg_var(p->dst[0]))
+         return true; /* AR, loop index: hardware state */
+      RegAssign d = reg(p->dst[0]);
+      if (d.gpr < 0)
+         return true; /* unused */
+      for (const Value &s : p->src) {
+         RegAssign r = reg(s);
+         if (!is_reg_var(s) || r.gpr != d.gpr || r.chan != d.chan)
+            return fail("phi " + value_name(sh_, p->dst[0]) + " and its source " +
+                        value_name(sh_, s) + " are not in one register");
+      }
+      return true;
+   };
+   for (const Node *p : region->phi)
+      if (!one(p))
+         return false;
+   for (const Node *p : region->loop_phi)
+      if (!one(p))
+         return false;
+   return true;
+}
+
+bool Finalizer::emit_if(const Node *reg)
+{
+   if (reg->children.size() != 1 || reg->children[0]->kind != NodeKind::Depart ||
+       reg->children[0]->target != reg)
+      return fail("region is neither a loop nor an if");
+   const Node *d1 = reg->children[0];
+   if (d1->children.empty() || d1->children[0]->kind != NodeKind::If)
+      return fail("region is neither a loop nor an if");
+   const Node *n_if = d1->children[0];
+   if (n_if->children.size() != 1 || n_if->children[0]->kind != NodeKind::Depart ||
+       n_if->children[0]->target != reg || n_if->src.empty())
+      return fail("if without its depart");
+   const Node *d0 = n_if->children[0];
+   const Value &cond = n_if->src[0];
+   if (cond.kind != ValueKind::Var || sh_.vars[cond.var].kind != VarKind::ExecMask)
+      return fail("if condition is not an exec mask");
+   bool found = false;
+   for (const PGroup &p : pending_)
+      for (unsigned v : p.exec_defs)
+         found = found || v == cond.version;
+   if (!found)
+      return fail("the PRED_SET of " + value_name(sh_, cond) +
+                  " is not in the ALU clause just before its if");
+   if (!flush(CfOp::ALU_PUSH_BEFORE))
+      return false;
+   CfInstr j;
+   j.op = CfOp::JUMP;
+   const unsigned jump = emit_cf(j);
+   if (!emit_list(d0->children))
+      return false;
+   const bool has_else = d1->children.size() > 1;
+   unsigned jumper = jump;
+   if (has_else) {
+      if (!flush(CfOp::ALU))
+         return false;
+      CfInstr e;
+      e.op = CfOp::ELSE;
+      e.pop_count = 1;
+      jumper = emit_cf(e);
+      out_.cf[jump].target = jumper;
+      if (!emit_list(d1->children, 1))
+         return false;
+   }
+   unsigned after;
+   if (!pending_.empty()) {
+      if (!flush(CfOp::ALU_POP_AFTER))
+         return false;
+      after = unsigned(out_.cf.size());
+      folded_cf_ = int(after - 1);
+      folded_jumper_ = jumper;
+   } else if (folded_cf_ >= 0 && unsigned(folded_cf_) + 1 == out_.cf.size() &&
+              out_.cf[folded_cf_].op == CfOp::ALU_POP_AFTER &&
+              out_.cf.size() - 1 > jumper) {
+      /* The inner if ended in that clause too: it pops both, and the
+       * inner if's jump past it must pop both as well. */
+      out_.cf[folded_cf_].op = CfOp::ALU_POP2_AFTER;
+      out_.cf[folded_jumper_].pop_count = 2;
+      after = unsigned(out_.cf.size());
+      folded_cf_ = -1;
+   } else {
+      CfInstr p;
+      p.op = CfOp::POP;
+      p.pop_count = 1;
+      const unsigned pi = emit_cf(p);
+      out_.cf[pi].target = pi + 1;
+      after = pi + 1;
+      folded_cf_ = -1;
+   }
+   out_.cf[jumper].target = after;
+   if (!has_else)
+      out_.cf[jump].pop_count = 1;
+   return true;
+}
+
+bool Finalizer::emit_loop(const Node *reg)
+{
+   if (reg->children.size() != 1 || reg->children[0]->kind != NodeKind::Repeat ||
+       reg->children[0]->target != reg)
+      return fail("loop region without its body repeat");
+   if (!flush(CfOp::ALU))
+      return false;
+   CfInstr s;
+   s.op = CfOp::LOOP_START_DX10;
+   if (sh_.prog && reg->cf_index < sh_.prog->cf.size()) {
+      const CfInstr &o = sh_.prog->cf[reg->cf_index];
+      if (o.op == CfOp::LOOP_START_DX10 || o.op == CfOp::LOOP_START_NO_AL) {
+         s = o;
+         s.groups.clear();
+         s.fetches.clear();
+      }
+   }
+   const unsigned start = emit_cf(s);
+   loops_.push_back(LoopCtx{reg, reg->children[0], {}});
+   if (!emit_list(reg->children[0]->children) || !flush(CfOp::ALU))
+      return false;
+   CfInstr e;
+   e.op = CfOp::LOOP_END;
+   e.target = start + 1;
+   const unsigned end = emit_cf(e);
+   out_.cf[start].target = end + 1;
+   for (unsigned k : loops_.back().jumps)
+      out_.cf[k].target = end;
+   loops_.pop_back();
+   folded_cf_ = -1;
+   return true;
+}
+
+bool Finalizer::emit_list(const std::vector<Node *> &list, size_t from)
+{
+   for (size_t i = from; i < list.size(); i++)
+      if (!emit_node(list[i]))
+         return false;
+   return true;
+}
+
+bool Finalizer::emit_node(const Node *n)
+{
+   switch (n->kind) {
+   case NodeKind::Root:
+      return emit_list(n->children);
+   case NodeKind::Cf: {
+      if (!n->cf || cf_op_info(n->cf->op).enc == CfEncoding::Alu)
+         return emit_alu_cf(n);
+      if (cf_op_info(n->cf->op).flags & CF_FETCH)
+         return emit_fetch(n);
+      const CfEncoding enc = cf_op_info(n->cf->op).enc;
+      if (enc == CfEncoding::Export) {
+         if (n->cf->exp.rw_rel)
+            return fail("relative export");
+         return emit_export(n);
+      }
+      if (n->cf->op == CfOp::NOP || n->cf->op == CfOp::CF_END || n->cf->op == CfOp::CALL_FS) {
+         if (!flush(CfOp::ALU))
+            return false;
+         CfInstr c = *n->cf;
+         c.target = 0;
+         emit_cf(std::move(c));
+         return true;
+      }
+      return fail("CF " + std::string(cf_op_name(n->cf->op)) + " cannot be rebuilt");
+   }
+   case NodeKind::Region:
+      if (!check_phis(n))
+         return false;
+      return n->loop ? emit_loop(n) : emit_if(n);
+   case NodeKind::Depart:
+   case NodeKind::Repeat: {
+      if (!n->target || !n->target->loop)
+         return fail("depart/repeat to a non-loop region outside its if");
+      if (!emit_list(n->children))
+         return false;
+      const bool body = !loops_.empty() && loops_.back().body == n;
+      if (body)
+         return true;
+      LoopCtx *ctx = nullptr;
+      for (LoopCtx &l : loops_)
+         if (l.region == n->target)
+            ctx = &l;
+      if (!ctx || &loops_.back() != ctx)
+         return fail("break/continue out of a loop that is not the innermost");
+      if (!flush(CfOp::ALU))
+         return false;
+      CfInstr c;
+      c.op = n->kind == NodeKind::Depart ? CfOp::LOOP_BREAK : CfOp::LOOP_CONTINUE;
+      ctx->jumps.push_back(emit_cf(c));
+      return true;
+   }
+   default:
+      return fail("unexpected node outside a clause");
+   }
+}
+
+/* Psi: the predicated instruction writes the psi's register, which must be
+ * the old value's; its temporary must have no other reader. */
+bool Finalizer::check_values(const Node *n)
+{
+   if (n->kind == NodeKind::Psi) {
+      if (n->src.size() != 3 || n->dst.empty() || !is_reg_var(n->src[1]) ||
+          !is_reg_var(n->dst[0]) || !is_reg_var(n->src[2]))
+         return fail("malformed psi");
+      RegAssign d = reg(n->dst[0]), o = reg(n->src[2]);
+      if (d.gpr != o.gpr || d.chan != o.chan)
+         return fail("psi " + value_name(sh_, n->dst[0]) + " and the value it keeps, " +
+                     value_name(sh_, n->src[2]) + ", are not in one register");
+      psi_of_temp_[sh_.value_id(n->src[1])] = n;
+   }
+   for (const Node *c : n->children)
+      if (!check_values(c))
+         return false;
+   return true;
+}
+
+bool Finalizer::run()
+{
+   out_ = Program{};
+   out_.chip = chip_;
+   if (!sh_.root)
+      return fail("no tree");
+   if (alloc_.reg.size() < sh_.num_values())
+      return fail("allocation does not cover every value");
+   if (!check_values(sh_.root))
+      return false;
+   /* A psi's temporary is only the psi's: other readers would see the
+    * merged register instead of the predicated result. */
+   if (!psi_of_temp_.empty()) {
+      std::vector<const Node *> stack{sh_.root};
+      while (!stack.empty()) {
+         const Node *n = stack.back();
+         stack.pop_back();
+         for (const Node *c : n->children)
+            stack.push_back(c);
+         if (n->kind == NodeKind::Psi)
+            continue;
+         auto check = [&](const Value &v) {
+            return !(v.kind == ValueKind::Var && psi_of_temp_.count(sh_.value_id(v)));
+         };
+         for (const Value &v : n->src)
+            if (!check(v))
+               return fail("a predicated result is read beside its psi");
+         for (const Node *p : n->phi)
+            for (const Value &v : p->src)
+               if (!check(v))
+                  return fail("a predicated result is read beside its psi");
+         for (const Node *p : n->loop_phi)
+            for (const Value &v : p->src)
+               if (!check(v))
+                  return fail("a predicated result is read beside its psi");
+      }
+   }
+   if (!emit_node(sh_.root) || !flush(CfOp::ALU))
+      return false;
+
+   bool has_end = false;
+   unsigned pushes = 0, loops = 0, max_entries = 0;
+   for (const CfInstr &cf : out_.cf) {
+      has_end = has_end || cf.end_of_program || cf.op == CfOp::CF_END;
+      switch (cf.op) {
+      case CfOp::ALU_PUSH_BEFORE: pushes++; break;
+      case CfOp::POP: pushes -= std::min<unsigned>(pushes, cf.pop_count); break;
+      case CfOp::ALU_POP_AFTER: pushes -= std::min(pushes, 1u); break;
+      case CfOp::ALU_POP2_AFTER: pushes -= std::min(pushes, 2u); break;
+      case CfOp::LOOP_START_DX10:
+      case CfOp::LOOP_START_NO_AL: loops++; break;
+      case CfOp::LOOP_END: loops -= std::min(loops, 1u); break;
+      default: break;
+      }
+      max_entries = std::max(max_entries, (pushes + 4 * loops + 3) / 4);
+   }
+   if (!has_end)
+      return fail("the program has no end");
+   if (max_entries > info_.stack_size)
+      return fail("needs " + std::to_string(max_entries) + " stack entries, the shader has " +
+                  std::to_string(info_.stack_size));
+   return true;
+}
+
+} // namespace
+
+bool bc_finalize(const RegionShader &sh, const Allocation &alloc, const ShaderInfo &info,
+                 Program &out, Diagnostics &diags)
+{
+   Finalizer f(sh, alloc, info, out, diags);
+   return f.run();
+}
+
+} // namespace sbcc::r600::sb::region

@@ -9,9 +9,10 @@
  *
  * so every region is left only through departs and re-entered only through
  * repeats, which is what gives phi and loop_phi their source counts.
- * Anything else (calls, ALU_ELSE_AFTER, relative fetches, MEM exports, ...)
- * is refused with a diagnostic naming the CF index.
+ * Anything else (calls, ALU_ELSE_AFTER, ALU_BREAK/ALU_CONTINUE, relative
+ * fetches, MEM exports, ...) is refused with a diagnostic naming the CF index.
  */
+#include <algorithm>
 #include <string>
 
 #include "r600/sb/sb_region_ir.h"
@@ -305,9 +306,7 @@ struct Parser {
          case CfOp::ALU:
          case CfOp::ALU_POP_AFTER:
          case CfOp::ALU_POP2_AFTER:
-         case CfOp::ALU_PUSH_BEFORE:
-         case CfOp::ALU_BREAK:
-         case CfOp::ALU_CONTINUE: {
+         case CfOp::ALU_PUSH_BEFORE: {
             Node *n = cf_node(i);
             if (!alu_clause(i, n))
                return false;
@@ -319,14 +318,14 @@ struct Parser {
                i = *next;
                continue;
             }
-            if (cf.op == CfOp::ALU_BREAK || cf.op == CfOp::ALU_CONTINUE) {
-               if (!loop)
-                  return fail(i, "break/continue outside a loop");
-               parent->children.push_back(jump_node(
-                  cf.op == CfOp::ALU_BREAK ? NodeKind::Depart : NodeKind::Repeat, loop));
-            }
             break;
          }
+         case CfOp::ALU_BREAK:
+         case CfOp::ALU_CONTINUE:
+            /* They leave the loop only for the lanes whose predicate the
+             * clause clears, which is not a depart/repeat of all lanes;
+             * bc_finalize could not rebuild them either. */
+            return fail(i, "conditional break/continue clauses are not supported");
          case CfOp::TEX:
          case CfOp::VTX:
          case CfOp::VTX_TC: {
@@ -350,6 +349,7 @@ struct Parser {
          }
          case CfOp::NOP:
          case CfOp::CF_END:
+         case CfOp::CALL_FS: /* the fetch shader loads inputs: entry values */
             parent->children.push_back(cf_node(i));
             break;
          case CfOp::LOOP_START_DX10:
@@ -385,6 +385,61 @@ struct Parser {
 };
 
 } // namespace
+
+std::vector<RelArray> infer_rel_arrays(const Program &prog)
+{
+   /* Without declarations, any register from the lowest relative base up
+    * may be reached: one array from there to the highest GPR the program
+    * names.  Conservative, but it keeps every such register in place. */
+   int lo = -1, hi = -1;
+   auto use = [&](unsigned gpr) {
+      if (gpr < 123 && int(gpr) > hi)
+         hi = int(gpr);
+   };
+   auto rel = [&](unsigned gpr) {
+      if (lo < 0 || int(gpr) < lo)
+         lo = int(gpr);
+      use(gpr);
+   };
+   for (const CfInstr &cf : prog.cf) {
+      for (const AluGroup &g : cf.groups)
+         for (const AluInstr &in : g.instrs) {
+            for (unsigned k = 0; k < alu_op_info(in.op).num_src && k < 3; k++) {
+               if (src_kind(prog.chip, in.src[k].sel) != SrcKind::Gpr)
+                  continue;
+               if (in.src[k].rel)
+                  rel(in.src[k].sel);
+               else
+                  use(in.src[k].sel);
+            }
+            if (in.dst.write || alu_is_op3(in.op)) {
+               if (in.dst.rel)
+                  rel(in.dst.gpr);
+               else
+                  use(in.dst.gpr);
+            }
+         }
+      for (const FetchInstr &f : cf.fetches) {
+         if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
+            t->src_rel ? rel(t->src_gpr) : use(t->src_gpr);
+            t->dst_rel ? rel(t->dst_gpr) : use(t->dst_gpr);
+         } else {
+            const VtxInstr &v = std::get<VtxInstr>(f);
+            v.src_rel ? rel(v.src_gpr) : use(v.src_gpr);
+            v.dst_rel ? rel(v.dst_gpr) : use(v.dst_gpr);
+         }
+      }
+      const CfEncoding enc = cf_op_info(cf.op).enc;
+      if (enc == CfEncoding::Export || enc == CfEncoding::Mem) {
+         if (cf.exp.rw_rel)
+            rel(cf.exp.gpr);
+         use(cf.exp.gpr + cf.exp.burst_count - 1u);
+      }
+   }
+   if (lo < 0)
+      return {};
+   return {RelArray{unsigned(lo), unsigned(std::max(hi, lo) - lo + 1)}};
+}
 
 std::unique_ptr<RegionShader> region_parse(const Program &prog, const RegionParseOptions &opts,
                                            Diagnostics &diag)
