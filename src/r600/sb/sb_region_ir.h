@@ -174,6 +174,11 @@ struct RegionParseOptions {
    std::vector<RelArray> arrays;
 };
 
+/* The arrays relative GPR addressing may reach when nothing declares them:
+ * one array from the lowest relative base to the highest GPR the program
+ * uses (empty when nothing is addressed relatively). */
+std::vector<RelArray> infer_rel_arrays(const Program &prog);
+
 /* Bytecode -> region tree (not yet in SSA).  The program must outlive the
  * result.  Unsupported constructs: nullptr with one diagnostic naming the CF
  * index. */
