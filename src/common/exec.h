@@ -58,7 +58,15 @@ struct Lane {
    bool killed = false;      /* fragment discarded */
    bool helper = false;      /* quad filler: runs, but its outputs are ignored */
    uint64_t loop_iterations = 0;
+   /* Set by the reference interpreter (kUndefined* bits) when the lane ran
+    * something whose result GL leaves undefined; verifiers skip and count
+    * such lanes instead of comparing them. */
+   uint8_t undefined = 0;
 };
+
+/* Lane::undefined bits. */
+constexpr uint8_t kUndefinedDerivative = 1; /* implicit derivative in a partly active quad */
+constexpr uint8_t kUndefinedPow = 2;        /* POW with x < 0, or x == 0 and y <= 0 */
 
 struct Batch {
    std::vector<Lane> lanes;

@@ -438,6 +438,14 @@ void exec_alu(GroupState &g, const DInst &in, uint8_t active)
       Vec4 s[4] = {};
       for (unsigned i = 0; i < nsrc && i < 4; i++)
          s[i] = g.fetch(in.src[i], l);
+      if constexpr (op == Opcode::POW) {
+         /* GL: pow(x, y) is undefined for x < 0, and for x == 0 with y <= 0;
+          * hardware computes EX2(y * LG2(x)) and gets NaN or its own
+          * clamped values there. */
+         const float x = fl(s[0][0]), y = fl(s[1][0]);
+         if (x < 0.0f || (x == 0.0f && y <= 0.0f))
+            g.lanes[l]->undefined |= kUndefinedPow;
+      }
       Vec4 r = {0, 0, 0, 0};
       if constexpr (mode == OutputMode::Replicate || mode == OutputMode::Channel) {
          r = alu_vec(op, s);
@@ -483,6 +491,7 @@ class ReferenceExecutable final : public Executable {
    void run_group(GroupState &g, std::vector<Frame> &stack, const RunLimits &limits,
                   RunResult &result) const;
    void exec_derivative(GroupState &g, const DInst &in, uint8_t active) const;
+   void mark_partial_quad(GroupState &g, uint8_t active) const;
    void exec_texture(GroupState &g, const DInst &in, uint8_t active) const;
 
    DShader sh_;
@@ -508,8 +517,10 @@ RunResult ReferenceExecutable::run(const Resources &res, Batch &batch,
 
    for (size_t base = 0; base < batch.lanes.size(); base += kGroup) {
       g.n = int(std::min<size_t>(kGroup, batch.lanes.size() - base));
-      for (int l = 0; l < g.n; l++)
+      for (int l = 0; l < g.n; l++) {
          g.lanes[l] = &batch.lanes[base + size_t(l)];
+         g.lanes[l]->undefined = 0;
+      }
       std::fill(regs.begin(), regs.end(), Vec4{0, 0, 0, 0});
       stack.clear();
       run_group(g, stack, limits, result);
@@ -521,6 +532,19 @@ RunResult ReferenceExecutable::run(const Resources &res, Batch &batch,
       }
    }
    return result;
+}
+
+/* GL leaves derivatives, and so implicit LOD, undefined in non-uniform
+ * control flow: an op reading its quad while some of the quad's lanes are
+ * off (other side of a branch, out of the loop, killed) sees whatever those
+ * lanes last held, which hardware and compilers do not agree on. */
+void ReferenceExecutable::mark_partial_quad(GroupState &g, uint8_t active) const
+{
+   if (sh_.processor != Processor::Fragment)
+      return;
+   for (int l = 0; l < g.n; l++)
+      if (active & (1u << l))
+         g.lanes[l]->undefined |= kUndefinedDerivative;
 }
 
 void ReferenceExecutable::exec_derivative(GroupState &g, const DInst &in, uint8_t active) const
@@ -620,6 +644,21 @@ void ReferenceExecutable::exec_texture(GroupState &g, const DInst &in, uint8_t a
     * are no neighbours and the derivatives are 0 (level 0). */
    if ((req[0].op == tex::SampleOp::Sample || req[0].op == tex::SampleOp::SampleBias) &&
        sh_.processor == Processor::Fragment) {
+      /* Cube maps: the derivatives are those of the face coordinates, as on
+       * r600 hardware, whose sampler only sees the face s,t that CUBE made
+       * (docs/semantics.md, "Cube LOD").  A direction scaled to major axis
+       * 1 gives the model exactly those, and the same face and texel. */
+      if (in.target == TextureTarget::Cube || in.target == TextureTarget::ShadowCube ||
+          in.target == TextureTarget::CubeArray ||
+          in.target == TextureTarget::ShadowCubeArray) {
+         for (int l = 0; l < kGroup; l++) {
+            float *v = req[l].coord;
+            const float m = std::max({std::fabs(v[0]), std::fabs(v[1]), std::fabs(v[2])});
+            if (m > 0.0f && std::isfinite(m))
+               for (int c = 0; c < 3; c++)
+                  v[c] /= m;
+         }
+      }
       float dx[3], dy[3];
       for (int c = 0; c < 3; c++) {
          dx[c] = req[1].coord[c] - req[0].coord[c];
@@ -776,6 +815,8 @@ void ReferenceExecutable::run_group(GroupState &g, std::vector<Frame> &stack,
       case Opcode::DDY:
       case Opcode::DDX_FINE:
       case Opcode::DDY_FINE:
+         if (active && active != all)
+            mark_partial_quad(g, active);
          if (active)
             exec_derivative(g, in, active);
          break;
@@ -783,6 +824,8 @@ void ReferenceExecutable::run_group(GroupState &g, std::vector<Frame> &stack,
          if (!active)
             break;
          if (opcode_info(in.op).flags & OPF_TEX) {
+            if ((opcode_info(in.op).flags & OPF_QUAD) && active != all)
+               mark_partial_quad(g, active);
             exec_texture(g, in, active);
             break;
          }

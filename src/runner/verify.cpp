@@ -318,6 +318,16 @@ void make_textures(const tgsi::Shader &sh, Rng &rng, tex::TextureSet &set)
 
 } // namespace
 
+std::string VerifyResult::undefined_summary() const
+{
+   if (!undefined_lanes)
+      return {};
+   return std::to_string(undefined_lanes) + " lane" + (undefined_lanes == 1 ? "" : "s") +
+          " undefined by GL (" + std::to_string(undefined_derivative) +
+          " implicit derivative in a partly active quad, " + std::to_string(undefined_pow) +
+          " pow of a negative base)";
+}
+
 bool float_outputs_match(const tgsi::Shader &, uint32_t ref, uint32_t got)
 {
    return interp::values_match(ref, got, interp::Tolerance::Float);
@@ -431,6 +441,16 @@ VerifyResult verify_shader(const tgsi::Shader &sh, const Executable &reference,
    static const char chan[] = "xyzw";
    for (unsigned l = 0; l < n; l++) {
       const Lane &a = ref_batch.lanes[l], &b = got_batch.lanes[l];
+      if (a.undefined) {
+         /* Its outputs, and even whether it is killed, may hang on the
+          * undefined value. */
+         res.undefined_lanes++;
+         if (a.undefined & kUndefinedDerivative)
+            res.undefined_derivative++;
+         if (a.undefined & kUndefinedPow)
+            res.undefined_pow++;
+         continue;
+      }
       if (a.killed != b.killed) {
          res.status = VerifyStatus::Fail;
          res.message = "lane " + std::to_string(l) + ": killed: reference " +

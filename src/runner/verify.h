@@ -16,7 +16,10 @@
  * tolerance otherwise, wider when transcendental opcodes reach the channel;
  * NaN matches NaN).  Builds without interp fall back to a local dataflow
  * (exact for integer-typed results, 1e-4 relative otherwise).  Lanes killed on both
- * sides are not compared; a kill mismatch is a difference.
+ * sides are not compared; a kill mismatch is a difference.  Lanes whose
+ * result GL leaves undefined (the reference marks them: implicit derivatives
+ * in a partly active quad, POW of a negative base) are not compared either,
+ * but counted in the result.
  *
  * May use: common, tgsi, texture, interp, runner.
  */
@@ -50,6 +53,13 @@ struct VerifyResult {
    /* The first difference (lane, register, both values, the lane's inputs),
     * or why the run hit the budget or failed. */
    std::string message;
+   /* Lanes not compared because the reference found their result undefined
+    * by GL (Lane::undefined), in all and per reason. */
+   unsigned undefined_lanes = 0;
+   unsigned undefined_derivative = 0; /* implicit derivative in a partly active quad */
+   unsigned undefined_pow = 0;        /* POW with a negative (or 0 and y <= 0) base */
+   /* "N lanes undefined by GL (a derivative, b pow)", empty when none. */
+   std::string undefined_summary() const;
 };
 
 /* The float tolerance used for non-integer outputs. */

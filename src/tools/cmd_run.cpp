@@ -146,6 +146,8 @@ int cmd_verify(int argc, char **argv)
    CompileOptions ref_opts = opts;
    ref_opts.target = "reference";
    unsigned n_pass = 0, n_fail = 0, n_budget = 0, n_error = 0;
+   runner::VerifyResult undef; /* undefined-lane totals */
+   unsigned n_undef_shaders = 0;
    for (const auto &path : args.positional) {
       Diagnostics d;
       auto stages = load_shader_file(path, d);
@@ -168,8 +170,21 @@ int cmd_verify(int argc, char **argv)
             continue;
          }
          runner::VerifyResult r = runner::verify_shader(st.shader, *ref, *got, vo);
+         if (r.undefined_lanes) {
+            /* Never silent: lanes GL leaves undefined were not compared. */
+            undef.undefined_lanes += r.undefined_lanes;
+            undef.undefined_derivative += r.undefined_derivative;
+            undef.undefined_pow += r.undefined_pow;
+            n_undef_shaders++;
+         }
          switch (r.status) {
-         case runner::VerifyStatus::Pass: printf("PASS %s\n", label.c_str()); n_pass++; break;
+         case runner::VerifyStatus::Pass:
+            if (r.undefined_lanes)
+               printf("PASS %s: %s\n", label.c_str(), r.undefined_summary().c_str());
+            else
+               printf("PASS %s\n", label.c_str());
+            n_pass++;
+            break;
          case runner::VerifyStatus::Fail:
             printf("FAIL %s: %s\n", label.c_str(), r.message.c_str());
             n_fail++;
@@ -186,6 +201,9 @@ int cmd_verify(int argc, char **argv)
       }
    }
    printf("%u passed, %u failed, %u budget, %u error\n", n_pass, n_fail, n_budget, n_error);
+   if (undef.undefined_lanes)
+      printf("%s, in %u shader%s, not compared\n", undef.undefined_summary().c_str(),
+             n_undef_shaders, n_undef_shaders == 1 ? "" : "s");
    if (n_fail || n_error)
       return 1;
    return n_budget ? 3 : 0;

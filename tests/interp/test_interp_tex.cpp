@@ -185,3 +185,104 @@ TEST(InterpTex, IndirectSamplerUnit)
    EXPECT_EQ(b.lanes[2].outputs[0], f4(0, 0, 0, 0));
    EXPECT_EQ(b.lanes[3].outputs[0], f4(0, 0, 0, 0));
 }
+
+TEST(InterpTex, CubeImplicitLodFromFaceCoordinates)
+{
+   /* The LOD comes from the derivatives of the face s,t (as r600's sampler
+    * sees them after CUBE), so scaling a lane's direction, which does not
+    * move it on the face, does not change the level.  The quad below is
+    * (1, 0, 0), (1, 0, -0.5), (1, 0, 0), (1, 0, -0.5) on +X, each lane
+    * scaled differently: s steps by 0.25 = 4 texels of 16 -> level 2. */
+   Runner r;
+   bind(r, 0, Texture::miptree(Kind::Cube, 16, 16, 1), mip_nearest());
+   Batch b = r.run(fs("TEX OUT[0], IN[0], SAMP[0], CUBE\n"),
+                   quad(f4(2, 0, 0, 1), f4(4, 0, -2, 1), f4(3, 0, 0, 1), f4(1, 0, -0.5f, 1)));
+   for (int l = 0; l < 4; l++) {
+      EXPECT_EQ(b.lanes[l].outputs[0], kBlue) << l;
+      EXPECT_EQ(b.lanes[l].undefined, 0) << l;
+   }
+   /* The unscaled quad selects the same level. */
+   b = r.run(fs("TEX OUT[0], IN[0], SAMP[0], CUBE\n"),
+             quad(f4(1, 0, 0, 1), f4(1, 0, -0.5f, 1), f4(1, 0, 0, 1), f4(1, 0, -0.5f, 1)));
+   EXPECT_EQ(b.lanes[0].outputs[0], kBlue);
+   /* Explicit gradients keep GL's quotient rule on the direction: at
+    * (2, 0, 0) a step of (2, 0, -2) moves s by 0.5 -> 8 texels -> level 3. */
+   b = r.run(fs("TXD OUT[0], IN[0], IN[1], IN[1], SAMP[0], CUBE\n"),
+             {{f4(2, 0, 0, 1), f4(2, 0, -2, 0)}});
+   EXPECT_EQ(b.lanes[0].outputs[0], kYellow);
+}
+
+TEST(InterpUndefined, ImplicitLodInAPartlyActiveQuad)
+{
+   Runner r;
+   bind(r, 0, Texture::miptree(Kind::Tex2D, 16, 16, 1), mip_nearest());
+   const std::string body = "IF IN[1].xxxx\n"
+                            "  TEX OUT[0], IN[0], SAMP[0], 2D\n"
+                            "ENDIF\n";
+   const Vec4 on = f4(1, 0, 0, 0), off = f4(0, 0, 0, 0), c = f4(0.5f, 0.5f, 0, 1);
+   /* Two quads: the first diverges (lanes 0 and 3 take the branch), the
+    * second takes it on every lane. */
+   Batch b = r.run(fs(body), {{c, on}, {c, off}, {c, off}, {c, on}, {c, on}, {c, on}, {c, on},
+                              {c, on}});
+   const uint8_t want[8] = {kUndefinedDerivative, 0, 0, kUndefinedDerivative, 0, 0, 0, 0};
+   for (int l = 0; l < 8; l++)
+      EXPECT_EQ(b.lanes[l].undefined, want[l]) << l;
+   /* TXL does not use derivatives: defined anywhere. */
+   b = r.run(fs("IF IN[1].xxxx\n  TXL OUT[0], IN[0], SAMP[0], 2D\nENDIF\n"),
+             {{c, on}, {c, off}, {c, off}, {c, on}});
+   for (int l = 0; l < 4; l++)
+      EXPECT_EQ(b.lanes[l].undefined, 0) << l;
+}
+
+TEST(InterpUndefined, ImplicitLodAfterAKill)
+{
+   Runner r;
+   bind(r, 0, Texture::miptree(Kind::Tex2D, 16, 16, 1), mip_nearest());
+   const Vec4 c = f4(0.5f, 0.5f, 0, 1);
+   Batch b = r.run(fs("KILL_IF IN[1].xxxx\nTEX OUT[0], IN[0], SAMP[0], 2D\n"),
+                   {{c, f4(0, 0, 0, 0)}, {c, f4(-1, 0, 0, 0)}, {c, f4(0, 0, 0, 0)},
+                    {c, f4(0, 0, 0, 0)}});
+   EXPECT_TRUE(b.lanes[1].killed);
+   EXPECT_EQ(b.lanes[0].undefined, kUndefinedDerivative);
+   EXPECT_EQ(b.lanes[1].undefined, 0); /* killed before the TEX */
+   EXPECT_EQ(b.lanes[2].undefined, kUndefinedDerivative);
+   EXPECT_EQ(b.lanes[3].undefined, kUndefinedDerivative);
+}
+
+TEST(InterpUndefined, DerivativesOnlyInDivergentQuadsOfFragmentShaders)
+{
+   Runner r;
+   const std::string text = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                            "DCL OUT[0], GENERIC[0]\n"
+                            "IF IN[0].yyyy\n  DDX OUT[0], IN[0]\nENDIF\n"
+                            "DDY OUT[0], IN[0]\nEND\n";
+   Batch b = r.run(text, {{f4(1, 1, 0, 0)}, {f4(2, 0, 0, 0)}, {f4(3, 1, 0, 0)},
+                          {f4(4, 1, 0, 0)}});
+   const uint8_t want[4] = {kUndefinedDerivative, 0, kUndefinedDerivative,
+                            kUndefinedDerivative};
+   for (int l = 0; l < 4; l++)
+      EXPECT_EQ(b.lanes[l].undefined, want[l]) << l;
+   /* A vertex shader's DDX is 0 and defined, whatever the flow. */
+   b = r.run("VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\n"
+             "IF IN[0].yyyy\n  DDX OUT[0], IN[0]\nENDIF\nEND\n",
+             {{f4(1, 1, 0, 0)}, {f4(2, 0, 0, 0)}});
+   EXPECT_EQ(b.lanes[0].undefined, 0);
+   EXPECT_EQ(b.lanes[1].undefined, 0);
+}
+
+TEST(InterpUndefined, PowOfANegativeBase)
+{
+   Runner r;
+   const std::string text = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\n"
+                            "POW OUT[0], IN[0].xxxx, IN[0].yyyy\nEND\n";
+   Batch b = r.run(text, {{f4(-2, 2, 0, 0)},
+                          {f4(2, 2, 0, 0)},
+                          {f4(0, 0, 0, 0)},
+                          {f4(0, -1, 0, 0)},
+                          {f4(0, 0.5f, 0, 0)},
+                          {f4(-0.0f, 3, 0, 0)}});
+   const uint8_t want[6] = {kUndefinedPow, 0, kUndefinedPow, kUndefinedPow, 0, 0};
+   for (int l = 0; l < 6; l++)
+      EXPECT_EQ(b.lanes[l].undefined, want[l]) << l;
+   EXPECT_EQ(fv(b.lanes[1].outputs[0])[0], 4.0f);
+}

@@ -226,3 +226,74 @@ TEST(Verify, VertexInputsAreIndependent)
                       in(seen, q + 1, 0, c) + in(seen, q + 2, 0, c) - in(seen, q, 0, c);
    EXPECT_GT(off_plane, 32);
 }
+
+namespace {
+
+/* Runs the reference, then gives NaN (what r600's EX2(y * LG2(x)) gives)
+ * for POW's negative bases, or corrupts every lane when `everywhere`. */
+class NanPowExecutable final : public Executable {
+ public:
+   NanPowExecutable(std::unique_ptr<Executable> ref, bool everywhere)
+      : ref_(std::move(ref)), everywhere_(everywhere)
+   {
+   }
+   RunResult run(const Resources &res, Batch &batch, const RunLimits &limits) const override
+   {
+      RunResult r = ref_->run(res, batch, limits);
+      negative = zero = 0;
+      for (Lane &l : batch.lanes) {
+         const float x = u2f(l.inputs[0][0]), y = u2f(l.inputs[0][1]);
+         l.undefined = 0; /* only the reference classifies */
+         const bool undef = x < 0.0f || (x == 0.0f && y <= 0.0f);
+         negative += x < 0.0f;
+         zero += x == 0.0f && y <= 0.0f;
+         if (undef || everywhere_)
+            l.outputs[0][0] = 0x7fc00000u;
+      }
+      return r;
+   }
+   std::string listing() const override { return ref_->listing(); }
+   mutable unsigned negative = 0, zero = 0;
+
+ private:
+   std::unique_ptr<Executable> ref_;
+   bool everywhere_;
+};
+
+const char *kPow = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\n"
+                   "  0: POW OUT[0].x, IN[0].xxxx, IN[0].yyyy\n  1: END\n";
+
+} // namespace
+
+TEST(Verify, LanesUndefinedByGlAreCountedNotCompared)
+{
+   tgsi::Shader s = parse(kPow);
+   auto ref = reference(s);
+   NanPowExecutable got(reference(s), false);
+   VerifyOptions vo;
+   vo.seed = 5;
+   VerifyResult r = verify_shader(s, *ref, got, vo);
+   EXPECT_EQ(r.status, VerifyStatus::Pass) << r.message;
+   const unsigned n = got.negative + got.zero;
+   ASSERT_GT(got.negative, 0u) << "seed 5 should draw negative bases";
+   EXPECT_EQ(r.undefined_lanes, n);
+   EXPECT_EQ(r.undefined_pow, n);
+   EXPECT_EQ(r.undefined_derivative, 0u);
+   EXPECT_EQ(r.undefined_summary(), std::to_string(n) + " lanes undefined by GL (0 implicit "
+                                    "derivative in a partly active quad, " +
+                                       std::to_string(n) + " pow of a negative base)");
+}
+
+TEST(Verify, DefinedLanesAreStillCompared)
+{
+   tgsi::Shader s = parse(kPow);
+   auto ref = reference(s);
+   NanPowExecutable got(reference(s), true);
+   VerifyResult r = verify_shader(s, *ref, got, {});
+   EXPECT_EQ(r.status, VerifyStatus::Fail);
+   EXPECT_NE(r.message.find("target nan (0x7fc00000)"), std::string::npos) << r.message;
+   VerifyResult clean = verify_shader(s, *ref, *ref, {});
+   EXPECT_EQ(clean.status, VerifyStatus::Pass);
+   /* Same seed, same batch: the reference marks the lanes the fake saw. */
+   EXPECT_EQ(clean.undefined_lanes, got.negative + got.zero);
+}
