@@ -712,8 +712,27 @@ RegionParseOptions arrays_of(const Program &p, const ShaderInfo &info)
 struct SuiteStats {
    unsigned stages = 0, refused_parse = 0, ra_fallback = 0, allocated = 0;
    unsigned gprs_before = 0, gprs_after = 0;
+   unsigned movs_kept = 0, movs_dropped = 0; /* plain MOVs after allocation */
    std::string failures;
 };
+
+/* MOVs without modifiers whose source and result got one register channel
+ * (finalize drops them) and the others. */
+void count_movs(const RegionShader &sh, const Node *n, const Allocation &a, SuiteStats &st)
+{
+   if (n->kind == NodeKind::Alu && n->alu && n->alu->op == AluOp::MOV && !n->alu->dst.clamp &&
+       !n->alu->dst.omod && n->src.size() == 1 && n->src[0].kind == ValueKind::Var &&
+       !n->src[0].neg && !n->src[0].abs && n->dst.size() == 1 &&
+       n->dst[0].kind == ValueKind::Var) {
+      const RegAssign &s = a.reg[sh.value_id(n->src[0])], &d = a.reg[sh.value_id(n->dst[0])];
+      if (s.gpr >= 0 && s.gpr == d.gpr && s.chan == d.chan)
+         st.movs_dropped++;
+      else
+         st.movs_kept++;
+   }
+   for (const Node *c : n->children)
+      count_movs(sh, c, a, st);
+}
 
 /* parse -> ssa -> dce -> ra on one plain program; the checker must accept
  * every allocation ra_init returns. */
@@ -747,6 +766,10 @@ void run_stage(const Program &prog, const ShaderInfo &info, const std::string &w
       return;
    }
    st.allocated++;
+   unsigned kept = st.movs_kept;
+   count_movs(*sh, sh->root, alloc, st);
+   if (std::getenv("SBCC_RA_DUMP") && st.movs_kept > kept && st.movs_kept < 12)
+      std::cerr << what << "\n" << region_dump(*sh) << assignment(*sh, alloc);
    st.gprs_before += info.num_gprs;
    st.gprs_after += alloc.num_gprs;
 }
@@ -825,7 +848,8 @@ TEST(SbRaWhole, ShaderTestStages)
       std::cout << chip_class_name(chip) << ": " << st.stages << " stages, " << st.allocated
                 << " allocated, " << st.refused_parse << " refused by region_parse, "
                 << st.ra_fallback << " RA fallbacks; GPRs plain " << st.gprs_before
-                << " -> RA " << st.gprs_after << "\n";
+                << " -> RA " << st.gprs_after << "; MOVs dropped " << st.movs_dropped
+                << ", kept " << st.movs_kept << "\n";
       EXPECT_EQ(st.failures, "");
       EXPECT_GT(st.stages, 300u);
       EXPECT_EQ(st.ra_fallback, 0u);
@@ -841,7 +865,8 @@ TEST(SbRaWhole, RandomPrograms)
                       ChipClass::Evergreen, st);
    std::cout << st.stages << " stages, " << st.allocated << " allocated, " << st.refused_parse
              << " refused by region_parse, " << st.ra_fallback << " RA fallbacks; GPRs plain "
-             << st.gprs_before << " -> RA " << st.gprs_after << "\n";
+             << st.gprs_before << " -> RA " << st.gprs_after << "; MOVs dropped "
+             << st.movs_dropped << ", kept " << st.movs_kept << "\n";
    EXPECT_EQ(st.failures, "");
    EXPECT_EQ(st.stages, 200u);
    EXPECT_EQ(st.ra_fallback, 0u);

@@ -70,7 +70,64 @@ struct Classes {
       return true;
    }
 
-   bool merge(unsigned a, unsigned b)
+   /* Whether every other class of vector group g may share GPR `gpr`. */
+   bool group_gpr_ok(int g, unsigned skip_a, unsigned skip_b, int gpr)
+   {
+      for (unsigned v : ctx.vec_groups[g]) {
+         unsigned r = ctx.find(v);
+         if (r != skip_a && r != skip_b && ctx.pre_gpr[r] >= 0 && ctx.pre_gpr[r] != gpr)
+            return false;
+      }
+      return true;
+   }
+
+   bool allow_pin = false;
+   bool allow_same_group = false;
+
+   /* Vector group b joins group a (an export of a fetch result, a fetch
+    * of another's result): one GPR for both. */
+   void join_groups(int a, int b)
+   {
+      for (unsigned v : ctx.vec_groups[b]) {
+         ctx.vec_group[v] = a;
+         ctx.vec_group[ctx.find(v)] = a;
+         ctx.vec_groups[a].push_back(v);
+      }
+      ctx.vec_groups[b].clear();
+   }
+
+   /* Whether copies cs (all of group b) can merge into their sources,
+    * which sit in group a or in no group, with at most 4 classes left. */
+   bool can_join(int a, const std::vector<const RaCopy *> &cs)
+   {
+      std::vector<unsigned> roots;
+      for (unsigned v : ctx.vec_groups[a]) {
+         unsigned r = ctx.find(v);
+         if (std::find(roots.begin(), roots.end(), r) == roots.end())
+            roots.push_back(r);
+      }
+      for (const RaCopy *c : cs) {
+         unsigned r = ctx.find(c->src);
+         if (ctx.pre_gpr[r] >= 0 || ctx.pre_gpr[ctx.find(c->dst)] >= 0)
+            return false;
+         if (std::find(roots.begin(), roots.end(), r) == roots.end())
+            roots.push_back(r);
+      }
+      if (roots.size() > 4)
+         return false;
+      unsigned seen = 0;
+      for (unsigned r : roots) {
+         int c = ctx.fixed_chan[r];
+         if (c < 0)
+            continue;
+         if (seen & (1u << c))
+            return false;
+         seen |= 1u << c;
+      }
+      return true;
+   }
+
+   bool merge(unsigned a, unsigned b, bool dry = false)
    {
       unsigned ra = ctx.find(a), rb = ctx.find(b);
       if (ra == rb)
@@ -83,16 +140,22 @@ struct Classes {
       if (ca >= 0 && cb >= 0 && ca != cb)
          return false;
       int ga = ctx.vec_group[ra], gb = ctx.vec_group[rb];
-      if (ga >= 0 && gb >= 0)
+      if (ga >= 0 && gb >= 0 && (ga != gb || !allow_same_group))
          return false;
       int g = ga >= 0 ? ga : gb;
-      if (g >= 0 && (ctx.pre_gpr[ra] >= 0 || ctx.pre_gpr[rb] >= 0))
+      int pre = ctx.pre_gpr[ra] >= 0 ? ctx.pre_gpr[ra] : ctx.pre_gpr[rb];
+      /* A precoloured value joins a vector operand only when the whole
+       * operand moves into its GPR at once (pin_vectors): a half-pinned
+       * operand may find no free channels there. */
+      if (g >= 0 && pre >= 0 && (!allow_pin || !group_gpr_ok(g, ra, rb, pre)))
          return false;
       int chan = ca >= 0 ? ca : cb;
       if (g >= 0 && chan >= 0 && !group_channels_ok(g, ra, rb, chan))
          return false;
       if (interfere(ra, rb))
          return false;
+      if (dry)
+         return true;
       /* Keep the bigger class's root. */
       if (members[ra].size() < members[rb].size())
          std::swap(ra, rb);
@@ -144,6 +207,60 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
    auto by_cost = [](const RaCopy &a, const RaCopy &b) { return a.cost > b.cost; };
    std::stable_sort(vec.begin(), vec.end(), by_cost);
    std::stable_sort(rest.begin(), rest.end(), by_cost);
+   /* Vector operands whose every copy reads a value precoloured to one
+    * GPR (an export of an input register) go there whole. */
+   for (size_t g = 0; g < ctx.vec_groups.size(); g++) {
+      std::vector<const RaCopy *> cs;
+      for (const RaCopy &c : vec)
+         if (ctx.vec_group[c.dst] == int(g))
+            cs.push_back(&c);
+      if (cs.empty() || cs.size() != ctx.vec_groups[g].size())
+         continue;
+      int pre = ctx.pre_gpr[ctx.find(cs[0]->src)];
+      bool ok = pre >= 0;
+      cl.allow_pin = true;
+      for (const RaCopy *c : cs)
+         ok = ok && ctx.pre_gpr[ctx.find(c->src)] == pre && cl.merge(c->dst, c->src, true);
+      if (ok)
+         for (const RaCopy *c : cs)
+            if (cl.merge(c->dst, c->src))
+               ctx.coalesced++;
+      cl.allow_pin = false;
+      if (ok)
+         continue;
+      /* All sources in one other vector operand (or in none): join them. */
+      int other = -1;
+      ok = true;
+      for (const RaCopy *c : cs) {
+         int sg = ctx.vec_group[ctx.find(c->src)];
+         if (sg == int(g))
+            ok = false;
+         else if (sg >= 0 && other >= 0 && sg != other)
+            ok = false;
+         else if (sg >= 0)
+            other = sg;
+      }
+      if (!ok || other < 0 || !cl.can_join(other, cs))
+         continue;
+      for (const RaCopy *c : cs) {
+         unsigned rd = ctx.find(c->dst), rs = ctx.find(c->src);
+         int gs = ctx.vec_group[rs];
+         /* dry check as if the groups were one */
+         ctx.vec_group[rd] = -1;
+         ctx.vec_group[rs] = -1;
+         ok = ok && cl.merge(c->dst, c->src, true);
+         ctx.vec_group[rd] = int(g);
+         ctx.vec_group[rs] = gs;
+      }
+      if (!ok)
+         continue;
+      cl.join_groups(other, int(g));
+      cl.allow_same_group = true;
+      for (const RaCopy *c : cs)
+         if (cl.merge(c->dst, c->src))
+            ctx.coalesced++;
+      cl.allow_same_group = false;
+   }
    for (auto *list : {&vec, &rest})
       for (const RaCopy &c : *list)
          if (cl.merge(c.dst, c.src))

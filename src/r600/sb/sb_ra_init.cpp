@@ -87,24 +87,36 @@ struct Colourer {
       }
       if (roots.size() > 4)
          return fail("a vector operand of more than 4 classes");
+      /* Members already coloured (precoloured) pin the GPR and channels. */
+      int pinned = -1;
+      unsigned taken = 0;
+      std::vector<unsigned> open;
       std::vector<std::vector<bool>> busy_of;
       for (unsigned r : roots) {
-         if (gpr[r] >= 0)
-            return fail("a vector operand member coloured twice");
+         if (gpr[r] >= 0) {
+            if (pinned >= 0 && gpr[r] != pinned)
+               return fail("a vector operand over two precoloured GPRs");
+            pinned = gpr[r];
+            taken |= 1u << chan[r];
+            continue;
+         }
+         open.push_back(r);
          occupied(r);
          busy_of.push_back(busy);
       }
-      for (unsigned g = 0; g < kRaMaxGprs; g++) {
-         if (ctx.reserved_gpr[g])
+      for (unsigned g = pinned >= 0 ? unsigned(pinned) : 0; g < kRaMaxGprs; g++) {
+         if (ctx.reserved_gpr[g] && int(g) != pinned)
             continue;
-         std::vector<int> pick(roots.size(), -1);
-         if (assign(roots, busy_of, g, 0, 0, pick)) {
-            for (size_t i = 0; i < roots.size(); i++) {
-               gpr[roots[i]] = int(g);
-               chan[roots[i]] = pick[i];
+         std::vector<int> pick(open.size(), -1);
+         if (assign(open, busy_of, g, 0, taken, pick)) {
+            for (size_t i = 0; i < open.size(); i++) {
+               gpr[open[i]] = int(g);
+               chan[open[i]] = pick[i];
             }
             return true;
          }
+         if (pinned >= 0)
+            break;
       }
       return fail("out of registers for a vector operand");
    }
