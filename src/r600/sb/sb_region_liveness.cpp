@@ -15,6 +15,7 @@
  */
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "r600/sb/sb_ra.h"
@@ -146,20 +147,31 @@ struct Marker {
 
 bool alu_group_fixed(const RegionShader &sh, const Node *group)
 {
+   /* Must stay a superset of bc_finalize's alu_group_is_fixed: a group
+    * finalize keeps whole needs its results on their slots' channels. */
+   (void)sh;
    for (const Node *a : group->children) {
       if (a->kind != NodeKind::Alu || !a->alu)
-         continue;
+         return true;
       const AluInstr *in = a->alu;
       unsigned flags = alu_op_info(in->op).flags;
-      unsigned slots = alu_slots(sh.chip, in->op);
       if (flags & (AF_MOVA | AF_PRED | AF_PRED_PUSH | AF_KILL | AF_INTERP | AF_F64 |
                    AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_REPL))
          return true;
-      if (slots & (kSlot4 | kSlotXY | kSlotZW))
+      for (ChipClass c : {ChipClass::Evergreen, ChipClass::Cayman, sh.chip}) {
+         unsigned slots = alu_slots(c, in->op);
+         if (slots & (kSlot4 | kSlotXY | kSlotZW))
+            return true;
+      }
+      /* Cayman replicates transcendentals over the vector slots. */
+      unsigned cm = alu_slots(ChipClass::Cayman, in->op);
+      if ((cm & kSlotS) && !(cm & kSlotV))
          return true;
-      if (sh.chip == ChipClass::Cayman && (slots & kSlotS) && !(slots & kSlotV))
+      if (in->update_exec_mask || in->update_pred || in->pred_sel != 0 || in->dst.rel ||
+          in->fog_merge || in->index_mode || in->op == AluOp::ALU_NOP)
          return true;
-      if (in->update_exec_mask || in->update_pred || in->pred_sel != 0 || in->dst.rel)
+      std::string_view name = alu_op_name(in->op);
+      if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX"))
          return true;
       for (const AluSrc &s : in->src)
          if (s.rel)
