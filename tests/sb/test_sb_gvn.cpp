@@ -6,6 +6,8 @@
  * the emulator on random operand bits, and the algebraic rules checked by
  * evaluating the rewritten instruction against the emulator's result.
  */
+#include <algorithm>
+#include <iostream>
 #include <random>
 
 #include "r600/r600_emu_alu.h"
@@ -621,5 +623,7 @@ TEST(SbGvn, RulesAgreeWithTheEmulator)
    }
    EXPECT_EQ(checked, std::size(cases) * 64u);
 }
+
+} // namespace
 
 } // namespace
