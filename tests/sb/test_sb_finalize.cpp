@@ -16,6 +16,8 @@
 #include <sstream>
 
 #include "interp/interp.h"
+#include "r600/r600_asm.h"
+#include "r600/r600_disasm.h"
 #include "r600/r600_target.h"
 #include "r600/sb/sb_region_passes.h"
 #include "runner/shader_run.h"
@@ -257,19 +259,21 @@ TEST(SbFinalize, LoopWithBreakAndContinue)
 
 TEST(SbFinalize, SplitGroupKeepsReadsBeforeWrites)
 {
-   /* One group: R2.x = R2.y + 1, R2.y = R2.x * 2 reads both old values, so
-    * after splitting, the writes must not reach the other's read: y's
-    * instruction (reads R2.x) goes first only if x's does not read R2.y;
-    * here they swap, which needs a temporary: refused. */
+   /* One group: R2.x = R2.y + 1, R2.y = R2.x * 2 swap values: no order of
+    * single instructions works without a temporary, so the group stays
+    * whole. */
    Program swap = program(kEg, {
       alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 1), one()),
-                         alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(2, 0), src_inline(kSrc_1))})}),
+                         alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(2, 0), src_literal(0))},
+                        {0x40000000})}),
       export_done(2),
    });
    std::string refused, error;
-   EXPECT_FALSE(finalize(swap, vs_info(kEg), &refused, &error));
-   EXPECT_EQ(error, "error: bc_finalize: a group swaps registers; splitting it would need a "
-                    "temporary\n");
+   auto whole = finalize(swap, vs_info(kEg), &refused, &error);
+   ASSERT_TRUE(whole) << refused << error;
+   ASSERT_EQ(whole->cf[0].groups.size(), 1u);
+   EXPECT_EQ(whole->cf[0].groups[0].instrs.size(), 2u);
+   EXPECT_EQ(outputs_of(*whole, vs_info(kEg), lanes()), outputs_of(swap, vs_info(kEg), lanes()));
    /* A chain (x reads R2.y, which y writes; y reads R2.x, which z writes)
     * is emitted x, y, z. */
    Program chain = program(kEg, {
@@ -409,11 +413,26 @@ void round_trip(ChipClass chip, bool clause_local, RoundTrip &t)
                }
                out = std::move(packed);
             }
+            /* What runs is what the decoder reads back from the words. */
             Diagnostics vd;
+            auto words = assemble(*out, vd);
+            if (!words || !decode_program(*words, out->chip, vd)) {
+               t.invalid++;
+               t.errors.push_back(where + ": does not assemble: " + vd.str());
+               return std::nullopt;
+            }
             if (!validate_program(*out, info, vd)) {
                t.invalid++;
                t.errors.push_back(where + ": invalid: " + vd.str());
                return std::nullopt;
+            }
+            if (const char *dump = std::getenv("SBCC_FINALIZE_DUMP"); dump && name == dump) {
+               /* Debugging aid: both programs as disassembly. */
+               Diagnostics dd;
+               auto w0 = assemble(prog, dd), w1 = assemble(*out, dd);
+               if (w0 && w1)
+                  std::cerr << "plain:\n" << print_program(prog, *w0) << "finalized:\n"
+                            << print_program(*out, *w1);
             }
             t.finalized++;
             const sb::ShaderCounts a = sb::count_program(prog), b = sb::count_program(*out);

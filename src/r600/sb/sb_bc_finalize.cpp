@@ -221,6 +221,7 @@ class Finalizer {
    bool build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in);
    bool operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s);
    bool add_group(PGroup g);
+   bool emit_whole(std::vector<PGroup> singles);
    bool flush(CfOp op);
    bool emit_fetch(const Node *n);
    bool emit_export(const Node *n);
@@ -480,6 +481,7 @@ bool Finalizer::emit_group(const Node *gn)
       }
    }
    std::vector<bool> done(n, false);
+   std::vector<size_t> order;
    for (size_t emitted = 0; emitted < n; emitted++) {
       size_t pick = n;
       for (size_t i = 0; i < n && pick == n; i++) {
@@ -493,11 +495,15 @@ bool Finalizer::emit_group(const Node *gn)
             pick = i;
       }
       if (pick == n)
-         return fail("a group swaps registers; splitting it would need a temporary");
+         return emit_whole(std::move(singles));
       done[pick] = true;
+      order.push_back(pick);
+   }
+   for (size_t pick : order) {
       const AluInstr &in = singles[pick].instrs[0];
       /* A copy onto itself does nothing. */
-      if (in.op == AluOp::MOV && in.dst.write && !in.dst.rel && !in.src[0].rel &&
+      if (in.op == AluOp::MOV && singles[pick].krefs.empty() && in.dst.write && !in.dst.rel &&
+          !in.src[0].rel &&
           in.src[0].sel == in.dst.gpr && in.src[0].chan == in.dst.chan && !in.src[0].neg &&
           !in.src[0].abs && !in.dst.clamp && !in.dst.omod && !in.pred_sel &&
           src_kind(chip_, in.src[0].sel) == SrcKind::Gpr)
@@ -506,6 +512,61 @@ bool Finalizer::emit_group(const Node *gn)
          return false;
    }
    return true;
+}
+
+/* A group whose instructions read what their siblings overwrite (a swap)
+ * cannot be split without a temporary: it stays one group, each
+ * instruction on the slot of its channel (or trans), which keeps the VLIW
+ * semantics exactly. */
+bool Finalizer::emit_whole(std::vector<PGroup> singles)
+{
+   PGroup g;
+   unsigned used = 0;
+   for (PGroup &s : singles) {
+      AluInstr in = s.instrs[0];
+      const unsigned slots = alu_slots(chip_, in.op);
+      const unsigned chan = in.dst.chan & 3;
+      if ((slots & kSlotV) && !alu_is_trans_only(chip_, in.op) && !(used & (1u << chan)))
+         in.slot = uint8_t(chan);
+      else if ((slots & kSlotS) && chip_ != ChipClass::Cayman && !(used & (1u << kSlotT)))
+         in.slot = kSlotT;
+      else
+         return fail("a group swaps registers and cannot be kept whole on its channels");
+      used |= 1u << in.slot;
+      for (KRef k : s.krefs) {
+         k.instr = unsigned(g.instrs.size());
+         g.krefs.push_back(k);
+      }
+      for (unsigned k = 0; k < 3 && k < alu_op_info(in.op).num_src; k++) {
+         if (in.src[k].sel != kSrc_LITERAL)
+            continue;
+         const uint32_t bits = s.literals[in.src[k].chan];
+         auto it = std::find(g.literals.begin(), g.literals.end(), bits);
+         if (it == g.literals.end()) {
+            if (g.literals.size() >= 4)
+               return fail("a group swaps registers and its literals do not fit one group");
+            g.literals.push_back(bits);
+            it = g.literals.end() - 1;
+         }
+         in.src[k].chan = uint8_t(it - g.literals.begin());
+      }
+      g.instrs.push_back(in);
+   }
+   /* Slot order; krefs follow their instruction. */
+   std::vector<unsigned> order(g.instrs.size()), pos(g.instrs.size());
+   for (unsigned i = 0; i < order.size(); i++)
+      order[i] = i;
+   std::sort(order.begin(), order.end(),
+             [&](unsigned x, unsigned y) { return g.instrs[x].slot < g.instrs[y].slot; });
+   std::vector<AluInstr> sorted;
+   for (unsigned i = 0; i < order.size(); i++) {
+      pos[order[i]] = i;
+      sorted.push_back(g.instrs[order[i]]);
+   }
+   g.instrs = std::move(sorted);
+   for (KRef &k : g.krefs)
+      k.instr = pos[k.instr];
+   return add_group(std::move(g));
 }
 
 bool Finalizer::add_group(PGroup g)

@@ -97,6 +97,14 @@ struct Parser {
          out.kind = ValueKind::Inline;
          out.literal = s.sel;
          break;
+      case SrcKind::Param:
+         /* Evergreen interpolation parameters (read only by INTERP_*, which
+          * no pass folds): kept as a selector with its channel, like an
+          * inline constant, so bc_finalize writes them back unchanged. */
+         out.kind = ValueKind::Inline;
+         out.literal = s.sel;
+         out.chan = s.chan;
+         break;
       case SrcKind::Literal:
          if (s.chan >= g.literals.size())
             return fail(i, "literal " + std::to_string(s.chan) + " beyond the group's literals");
