@@ -625,5 +625,3 @@ TEST(SbGvn, RulesAgreeWithTheEmulator)
 }
 
 } // namespace
-
-} // namespace
