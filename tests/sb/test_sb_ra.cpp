@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <sstream>
 
 #include "r600/r600_target.h"
@@ -689,30 +690,14 @@ TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
 /* Whole programs from the plain backend                                   */
 /* ---------------------------------------------------------------------- */
 
-/* Relative addressing reaches from the lowest base it names up to the
- * last GPR the program uses: a conservative array for region_parse. */
-RegionParseOptions arrays_of(const Program &p, const ShaderInfo &info)
-{
-   unsigned lo = ~0u;
-   for (const CfInstr &cf : p.cf)
-      for (const AluGroup &g : cf.groups)
-         for (const AluInstr &in : g.instrs) {
-            if (in.dst.rel)
-               lo = std::min(lo, unsigned(in.dst.gpr));
-            for (const AluSrc &s : in.src)
-               if (s.rel && s.sel < 128)
-                  lo = std::min(lo, unsigned(s.sel));
-         }
-   RegionParseOptions o;
-   if (lo != ~0u && info.num_gprs > lo)
-      o.arrays.push_back(RelArray{lo, info.num_gprs - lo});
-   return o;
-}
-
 struct SuiteStats {
    unsigned stages = 0, refused_parse = 0, ra_fallback = 0, allocated = 0;
    unsigned gprs_before = 0, gprs_after = 0;
    unsigned movs_kept = 0, movs_dropped = 0; /* plain MOVs after allocation */
+   /* bc_finalize on the allocation, the validator, and the emulator on
+    * plain vs finalized bytecode with the same inputs. */
+   unsigned finalized = 0, finalize_fallback = 0, compared = 0, not_comparable = 0;
+   unsigned gprs_final = 0;
    std::string failures;
 };
 
@@ -734,6 +719,72 @@ void count_movs(const RegionShader &sh, const Node *n, const Allocation &a, Suit
       count_movs(sh, c, a, st);
 }
 
+/* Deterministic inputs and constants for one run of both programs. */
+Batch make_batch(const ShaderInfo &info, uint32_t seed)
+{
+   /* [0, 1): the range the shader tests draw in (an address computed from
+    * an input stays inside its array). */
+   std::mt19937 rng(seed);
+   std::uniform_real_distribution<float> f(0.0f, 1.0f);
+   Batch b;
+   for (unsigned l = 0; l < 16; l++) {
+      Lane lane;
+      for (size_t i = 0; i < info.inputs.size() + 1; i++)
+         lane.inputs.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+      lane.system_values.assign(4, vec4f(float(l), 0, 0, 1));
+      lane.outputs.assign(info.outputs.size() + 1, Vec4{0, 0, 0, 0});
+      b.lanes.push_back(lane);
+   }
+   return b;
+}
+
+void finalize_and_compare(const Program &prog, const ShaderInfo &info, const RegionShader &sh,
+                          const Allocation &alloc, const std::string &what, SuiteStats &st)
+{
+   Diagnostics d;
+   Program out;
+   if (!bc_finalize(sh, alloc, info, out, d)) {
+      st.finalize_fallback++;
+      if (std::getenv("SBCC_RA_VERBOSE"))
+         std::cerr << what << ": bc_finalize: " << d.str();
+      return;
+   }
+   st.finalized++;
+   ShaderInfo fin = info;
+   fin.num_gprs = alloc.num_gprs;
+   if (!validate_program(out, fin, d)) {
+      st.failures += what + ": validator: " + d.str();
+      return;
+   }
+   Resources res;
+   std::mt19937 rng(7);
+   std::uniform_real_distribution<float> f(-2.0f, 2.0f);
+   res.constants.resize(4);
+   for (auto &buf : res.constants)
+      for (unsigned i = 0; i < 256; i++)
+         buf.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+   RunLimits lim;
+   lim.max_loop_iterations = 256;
+   Batch a = make_batch(info, 1), b = make_batch(info, 1);
+   RunResult ra = emulate(prog, info, res, a, lim);
+   if (ra.status != RunStatus::Ok) {
+      st.not_comparable++; /* textures, budgets: the plain code does not run alone */
+      return;
+   }
+   RunResult rb = emulate(out, fin, res, b, lim);
+   if (rb.status != RunStatus::Ok) {
+      st.failures += what + ": finalized code does not run: " + rb.message + "\n";
+      return;
+   }
+   for (size_t l = 0; l < a.lanes.size(); l++)
+      if (a.lanes[l].outputs != b.lanes[l].outputs || a.lanes[l].killed != b.lanes[l].killed) {
+         st.failures += what + ": lane " + std::to_string(l) + " differs\n";
+         return;
+      }
+   st.compared++;
+   st.gprs_final += fin.num_gprs;
+}
+
 /* parse -> ssa -> dce -> ra on one plain program; the checker must accept
  * every allocation ra_init returns. */
 void run_stage(const Program &prog, const ShaderInfo &info, const std::string &what,
@@ -741,7 +792,9 @@ void run_stage(const Program &prog, const ShaderInfo &info, const std::string &w
 {
    st.stages++;
    Diagnostics d;
-   auto sh = region_parse(prog, arrays_of(prog, info), d);
+   RegionParseOptions opts;
+   opts.arrays = infer_rel_arrays(prog);
+   auto sh = region_parse(prog, opts, d);
    if (!sh) {
       st.refused_parse++;
       if (std::getenv("SBCC_RA_VERBOSE"))
@@ -772,6 +825,7 @@ void run_stage(const Program &prog, const ShaderInfo &info, const std::string &w
       std::cerr << what << "\n" << region_dump(*sh) << assignment(*sh, alloc);
    st.gprs_before += info.num_gprs;
    st.gprs_after += alloc.num_gprs;
+   finalize_and_compare(prog, info, *sh, alloc, what, st);
 }
 
 void compile_and_run(const std::string &text, const std::string &what, ChipClass chip,
@@ -849,7 +903,9 @@ TEST(SbRaWhole, ShaderTestStages)
                 << " allocated, " << st.refused_parse << " refused by region_parse, "
                 << st.ra_fallback << " RA fallbacks; GPRs plain " << st.gprs_before
                 << " -> RA " << st.gprs_after << "; MOVs dropped " << st.movs_dropped
-                << ", kept " << st.movs_kept << "\n";
+                << ", kept " << st.movs_kept << "; finalized " << st.finalized
+                << " (fallback " << st.finalize_fallback << "), emulator-compared " << st.compared
+                << " (not runnable alone " << st.not_comparable << ")\n";
       EXPECT_EQ(st.failures, "");
       EXPECT_GT(st.stages, 300u);
       EXPECT_EQ(st.ra_fallback, 0u);
@@ -866,7 +922,9 @@ TEST(SbRaWhole, RandomPrograms)
    std::cout << st.stages << " stages, " << st.allocated << " allocated, " << st.refused_parse
              << " refused by region_parse, " << st.ra_fallback << " RA fallbacks; GPRs plain "
              << st.gprs_before << " -> RA " << st.gprs_after << "; MOVs dropped "
-             << st.movs_dropped << ", kept " << st.movs_kept << "\n";
+             << st.movs_dropped << ", kept " << st.movs_kept << "; finalized " << st.finalized
+             << " (fallback " << st.finalize_fallback << "), emulator-compared " << st.compared
+             << " (not runnable alone " << st.not_comparable << ")\n";
    EXPECT_EQ(st.failures, "");
    EXPECT_EQ(st.stages, 200u);
    EXPECT_EQ(st.ra_fallback, 0u);
