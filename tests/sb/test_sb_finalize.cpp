@@ -312,6 +312,149 @@ TEST(SbFinalize, SelfMovesAreDropped)
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
 }
 
+TEST(SbFinalize, ClausesSplitAt128Slots)
+{
+   /* Two clauses of 100 groups merge into one ALU stream, split at the
+    * 128-slot limit. */
+   std::vector<AluGroup> gs;
+   for (int i = 0; i < 100; i++)
+      gs.push_back(group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), one())}));
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))})}),
+      alu_clause(gs),
+      alu_clause(gs),
+      export_done(2),
+   });
+   check(p, "0 ALU groups=128\n"
+            "1 ALU groups=73\n"
+            "2 EXPORT_DONE R2.xyzw EOP\n");
+}
+
+TEST(SbFinalize, KcacheLocksPerClause)
+{
+   /* R700 has two lock sets: lines 0 and 1 of bank 0 share a 32-constant
+    * lock, line 4 takes the second set, line 8 needs a new clause. */
+   auto kc = [](unsigned line) {
+      CfInstr c = alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0),
+                                         src_kcache(0, 3, 1))})});
+      c.kcache[0] = KCacheLock{0, 1, uint8_t(line), 0};
+      return c;
+   };
+   Program p = program(ChipClass::R700, {kc(0), kc(1), kc(4), kc(8), export_done(2)});
+   std::string refused, error;
+   auto out = finalize(p, vs_info(ChipClass::R700), &refused, &error);
+   ASSERT_TRUE(out) << refused << error;
+   EXPECT_EQ(listing(*out), "0 ALU groups=3\n1 ALU groups=1\n2 EXPORT_DONE R2.xyzw EOP\n");
+   EXPECT_EQ(out->cf[0].kcache[0], (KCacheLock{0, 2, 0, 0}));
+   EXPECT_EQ(out->cf[0].kcache[1], (KCacheLock{0, 1, 4, 0}));
+   EXPECT_EQ(out->cf[1].kcache[0], (KCacheLock{0, 1, 8, 0}));
+   /* Constant 16 + 3 is KC0[19] through the 32-constant lock. */
+   EXPECT_EQ(out->cf[0].groups[1].instrs[0].src[1], src_kcache(0, 19, 1));
+   EXPECT_EQ(out->cf[0].groups[2].instrs[0].src[1], src_kcache(1, 3, 1));
+   Diagnostics d;
+   EXPECT_TRUE(validate_program(*out, vs_info(ChipClass::R700), d)) << d.str();
+}
+
+TEST(SbFinalize, PredicatedWriteGoesToThePsiRegister)
+{
+   /* r = x; if (PRED: x > 1) r = 1.0 (pred_sel 3), without an exec mask */
+   AluInstr ps = alu(AluOp::PRED_SETGT, kSlotX, dst(0, 0, false), src_gpr(1, 0), one());
+   ps.update_pred = true;
+   AluInstr mov = alu(AluOp::MOV, kSlotX, dst(2, 0), one());
+   mov.pred_sel = 3;
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}), group({ps}),
+                  group({mov})}),
+      export_done(2),
+   });
+   check(p, "0 ALU groups=3\n1 EXPORT_DONE R2.xyzw EOP\n");
+
+   /* An allocation that puts the psi apart from the value it keeps is
+    * refused. */
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh);
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Allocation a = identity_allocation(*sh);
+   a.reg[sh->value_id(sh->var_id(VarKind::Gpr, 2, 0), 2)].gpr = 5;
+   Program out;
+   EXPECT_FALSE(bc_finalize(*sh, a, vs_info(kEg), out, d));
+   EXPECT_EQ(d.str(), "error: bc_finalize: psi R2.x.2 and the value it keeps, R2.x.1, are not "
+                      "in one register\n");
+}
+
+TEST(SbFinalize, AllocationMovesRegistersAndExportSwizzles)
+{
+   /* R2.x = R1.y; R2.y = R1.x; export R2 -- allocated into R7 with the
+    * channels permuted: the export's swizzle follows. */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 0))})}),
+      export_done(2),
+   });
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh);
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Allocation a = identity_allocation(*sh);
+   auto put = [&](unsigned chan, unsigned version, unsigned to) {
+      a.reg[sh->value_id(sh->var_id(VarKind::Gpr, 2, chan), version)] =
+         RegAssign{7, uint8_t(to)};
+   };
+   put(0, 1, 2);
+   put(1, 1, 0);
+   put(2, 0, 1);
+   put(3, 0, 3);
+   Program out;
+   ASSERT_TRUE(bc_finalize(*sh, a, vs_info(kEg), out, d)) << d.str();
+   EXPECT_EQ(listing(out), "0 ALU groups=2\n1 EXPORT_DONE R7.zxyw EOP\n");
+   EXPECT_EQ(outputs_of(out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
+}
+
+TEST(SbFinalize, SyntheticClauseAndInstruction)
+{
+   /* A pass appends a clause (cf == nullptr) with a new ADD whose result
+    * (a fresh temp, allocated to R2.x) replaces R2.x in the export. */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))})}),
+      export_done(2),
+   });
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh);
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Node *exp = sh->root->children[1];
+   ASSERT_EQ(exp->kind, NodeKind::Cf);
+   Node *cf = sh->create(NodeKind::Cf);
+   Node *g = sh->create(NodeKind::AluGroup);
+   Node *add = sh->create(NodeKind::Alu);
+   add->alu = sh->new_alu(AluOp::ADD);
+   add->src.push_back(exp->src[0]);
+   Value one_v;
+   one_v.kind = ValueKind::Inline;
+   one_v.literal = kSrc_1;
+   add->src.push_back(one_v);
+   add->dst.push_back(sh->new_temp());
+   exp->src[0] = add->dst[0];
+   g->children.push_back(add);
+   cf->children.push_back(g);
+   sh->root->children.insert(sh->root->children.begin() + 1, cf);
+   sh->number_values();
+   Allocation a = identity_allocation(*sh);
+   a.reg[sh->value_id(add->dst[0])] = RegAssign{2, 0};
+   Program out;
+   ASSERT_TRUE(bc_finalize(*sh, a, vs_info(kEg), out, d)) << d.str();
+   EXPECT_EQ(listing(out), "0 ALU groups=2\n1 EXPORT_DONE R2.xyzw EOP\n");
+   auto got = outputs_of(out, vs_info(kEg), lanes());
+   auto in = lanes();
+   ASSERT_EQ(got.size(), in.size());
+   for (size_t i = 0; i < in.size(); i++)
+      EXPECT_EQ(std::bit_cast<float>(got[i][0]), std::bit_cast<float>(in[i][0]) + 1.0f);
+}
+
 TEST(SbFinalize, ParserRefusesConditionalBreakClauses)
 {
    Program p = program(kEg, {

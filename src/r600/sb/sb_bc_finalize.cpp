@@ -176,10 +176,6 @@ unsigned group_slots(const PGroup &g)
    return unsigned(g.instrs.size() + (g.literals.size() + 1) / 2);
 }
 
-struct IfRecord {
-   unsigned jumper; /* the JUMP (no else) or ELSE whose target is after the end */
-};
-
 class Finalizer {
  public:
    Finalizer(const RegionShader &sh, const Allocation &alloc, const ShaderInfo &info,
