@@ -917,7 +917,12 @@ void Translator::translate_tex(const Instruction &in)
    case Opcode::DDX_FINE:
    case Opcode::DDY_FINE:
       if (!is_eg_or_later(chip)) {
-         error(in.loc, "r600 backend: fine derivatives need Evergreen");
+         /* GET_GRADIENTS_*_FINE arrived with Evergreen, and the coarse ops
+          * never read the quad's fourth pixel, so there is no lowering;
+          * Mesa does not expose ARB_derivative_control there either. */
+         error(in.loc, "r600 backend: " + std::string(opcode_info(in.opcode).name) +
+                          " needs Evergreen or later: " + std::string(chip_class_name(chip)) +
+                          " has only coarse gradients (GET_GRADIENTS_H/V)");
          return;
       }
       t.op = in.opcode == Opcode::DDX_FINE ? FetchOp::GET_GRADIENTS_H_FINE

@@ -312,7 +312,8 @@ TEST(R600BackendErrors, UnsupportedOpcodeHasLocation)
    Diagnostics diags;
    auto c = compile(text, r600::ChipClass::R700, diags);
    EXPECT_FALSE(c);
-   EXPECT_EQ(diags.str(), "t.tgsi:4:6: error: r600 backend: fine derivatives need Evergreen\n");
+   EXPECT_EQ(diags.str(), "t.tgsi:4:6: error: r600 backend: DDX_FINE needs Evergreen or later: "
+                          "r700 has only coarse gradients (GET_GRADIENTS_H/V)\n");
 }
 
 TEST(R600BackendErrors, NestingBeyondTheStack)
