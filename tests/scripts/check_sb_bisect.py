@@ -2,7 +2,7 @@
 """Test of scripts/sb-bisect against a fake sbcc (fake_sbcc_bisect.py) whose
 failure is tied to known shader numbers, so every bisection outcome can be
 checked exactly: a single bad shader, a bug that needs two shaders optimized
-together, nothing to bisect, a failure that is not sb's, TGSI files going
+together, a crash, nothing to bisect, a failure that is not sb's, TGSI files going
 through `sbcc verify`, --dump, --target/--chip, and every bad position for
 a few shader counts.
 
@@ -86,6 +86,19 @@ reproduce:
 sb's IR of the shader after each pass (look at the passes' output for the broken values):
   R600_DEBUG=sb,sbdump R600_SB_DSKIP_MODE=2 R600_SB_DSKIP_START=1 R600_SB_DSKIP_END=1 <TMP>/sbcc run-test <TMP>/single.shader_test --target=r700 --chip=RV770
 6 sbcc runs
+""")
+        expect("crash.tgsi", "shaders=3 breaks=2 crash", [], 0, """\
+3 shader(s) go through sb
+  optimizing #1..#2: FAIL
+  optimizing #1..#1: pass
+  optimizing #2 alone: FAIL
+first bad shader: shader #2 (the stage2 stage): optimizing it alone makes <TMP>/crash.tgsi fail on evergreen
+sbcc was killed by signal 11 there: a crash, not a wrong result
+reproduce:
+  R600_DEBUG=sb R600_SB_DSKIP_MODE=2 R600_SB_DSKIP_START=2 R600_SB_DSKIP_END=2 <TMP>/sbcc verify <TMP>/crash.tgsi --target=evergreen
+sb's IR of the shader after each pass (look at the passes' output for the broken values):
+  R600_DEBUG=sb,sbdump R600_SB_DSKIP_MODE=2 R600_SB_DSKIP_START=2 R600_SB_DSKIP_END=2 <TMP>/sbcc verify <TMP>/crash.tgsi --target=evergreen
+9 sbcc runs
 """)
         expect("good.shader_test", "shaders=4", [], 1,
                "<TMP>/good.shader_test passes on evergreen with R600_DEBUG=sb: nothing to bisect\n")

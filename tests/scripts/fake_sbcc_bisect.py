@@ -2,12 +2,13 @@
 """A stand-in for sbcc that scripts/sb-bisect's test drives (--sbcc).
 
 It reads what to pretend from the shader file it is given, one line
-  fake-sbcc shaders=N breaks=A[,B...] [plain-fails]
+  fake-sbcc shaders=N breaks=A[,B...] [plain-fails] [crash]
 and honours R600_DEBUG (sb, sbstat, sbdump) and R600_SB_DSKIP_MODE/START/END
 with sbcc's meaning (src/common/debug_options.cpp): shaders are numbered
 1..N in the process; mode 1 skips the range, mode 2 optimizes only it.  The
 "test" fails exactly when every shader listed in breaks is optimized (or
-always, with plain-fails), so the shader bisection must find is known.
+always, with plain-fails), so the shader bisection must find is known; with
+crash it fails by dying of SIGSEGV, as a crashing sb pass would.
 
   run-test FILE ...  'PASS FILE' / 'FAIL FILE', exit 0 / 1
   verify FILE ...    'PASS FILE' / 'FAIL FILE: ...', exit 0 / 1
@@ -15,6 +16,7 @@ always, with plain-fails), so the shader bisection must find is known.
 """
 import os
 import re
+import signal
 import sys
 
 
@@ -24,13 +26,14 @@ def main():
         return 2
     cmd, path = sys.argv[1], sys.argv[2]
     with open(path) as f:
-        m = re.search(r"^fake-sbcc shaders=(\d+)(?: breaks=([\d,]+))?( plain-fails)?", f.read(), re.M)
+        m = re.search(r"^fake-sbcc shaders=(\d+)(?: breaks=([\d,]+))?( plain-fails)?( crash)?", f.read(), re.M)
     if not m:
         print(f"fake sbcc: {path}: no 'fake-sbcc' line", file=sys.stderr)
         return 2
     n = int(m.group(1))
     breaks = [int(x) for x in m.group(2).split(",")] if m.group(2) else []
     plain_fails = bool(m.group(3))
+    crash = bool(m.group(4))
 
     debug = [x.strip() for x in os.environ.get("R600_DEBUG", "").split(",")]
     sb = "sb" in debug
@@ -56,6 +59,9 @@ def main():
             print(f"; {path} - stage{seq} shader: 1 dw\n  {state} code of shader {seq}")
         return 0
     fails = plain_fails or (bool(breaks) and all(b in optimized for b in breaks))
+    if fails and crash:
+        sys.stdout.flush()
+        os.kill(os.getpid(), signal.SIGSEGV)
     print(("FAIL " if fails else "PASS ") + path + (": probe differs" if fails and cmd == "verify" else ""))
     return 1 if fails else 0
 
