@@ -58,7 +58,8 @@ struct Mismatch {
 };
 
 /* First difference between two runs of the same batch, ignoring helper
- * lanes and the outputs of killed lanes. */
+ * lanes, lanes the reference marked undefined by GL (Lane::undefined) and
+ * the outputs of killed lanes. */
 std::optional<Mismatch> compare_batches(const Batch &ref, const Batch &got,
                                         const OutputTolerances &tol);
 

@@ -39,10 +39,10 @@ struct VerifyOptions {
    RunLimits limits;
    /* Fragment inputs vary across each 2x2 quad as one rasterized primitive
     * would (planes, flat values, pixel-stepped position), so derivatives and
-    * implicit LOD are meaningful.  Off: every lane draws independent values
-    * (what the corpus emulator checks were calibrated on; they do not yet
-    * classify implicit-LOD reads after a non-uniform KILL, which such inputs
-    * expose in Mesa's sb output). */
+    * implicit LOD are meaningful.  Off: every lane draws independent values.
+    * Either way, implicit-LOD reads in partly active quads (after a
+    * non-uniform KILL, in divergent branches) are classified as undefined by
+    * the reference and not compared. */
    bool quad_coherent_inputs = true;
 };
 

@@ -112,4 +112,16 @@ TEST(Compare, Batches)
    ref.lanes[2].killed = true;
    got.lanes[2].outputs[0][0] = b(99.0f);
    EXPECT_FALSE(compare_batches(ref, got, tol).has_value());
+
+   /* Lanes the reference found undefined by GL are not compared, killed
+    * flag included; the mark on the other side does not matter. */
+   got.lanes[0].outputs[0][1] = b(-5.0f);
+   got.lanes[0].killed = true;
+   m = compare_batches(ref, got, tol);
+   ASSERT_TRUE(m.has_value());
+   EXPECT_EQ(m->lane, 0u);
+   got.lanes[0].undefined = kUndefinedPow;
+   EXPECT_TRUE(compare_batches(ref, got, tol).has_value());
+   ref.lanes[0].undefined = kUndefinedDerivative;
+   EXPECT_FALSE(compare_batches(ref, got, tol).has_value());
 }
