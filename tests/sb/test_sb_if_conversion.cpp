@@ -153,11 +153,16 @@ struct TreeInterp {
             break;
          }
          for (const Node *c : n->children) {
-            if (c->kind != NodeKind::AluGroup) {
+            if (c->kind == NodeKind::Psi) {
+               /* pred_sel 3 writes where PRED is set, 2 where it is clear */
+               bool take = (read(c->src[0]) != 0) == (c->alu->pred_sel == 3);
+               vals[{c->dst[0].var, c->dst[0].version}] = read(c->src[take ? 1 : 2]);
+            } else if (c->kind == NodeKind::AluGroup) {
+               group(c);
+            } else {
                failed = true;
                return;
             }
-            group(c);
          }
          break;
       default: failed = true; break;
@@ -170,6 +175,7 @@ std::vector<uint32_t> run_tree(const RegionShader &sh, std::array<uint32_t, 4> i
    TreeInterp t{sh, in, {}, {}, nullptr, 0, false};
    t.exec(sh.root);
    EXPECT_FALSE(t.failed) << region_dump(sh);
+   EXPECT_EQ(t.out.size(), 4u);
    return t.out;
 }
 
@@ -209,6 +215,7 @@ const std::vector<std::array<uint32_t, 4>> kFloatInputs = {
    {fbits(2.0f), fbits(3.0f), 0, 0},
    {fbits(-1.0f), fbits(5.0f), 0, 0},
    {0, fbits(-2.0f), 0, 0},
+   {fbits(1.0f), fbits(-1.0f), 0, 0},
 };
 const std::vector<std::array<uint32_t, 4>> kIntInputs = {
    {0, 7, 0, 0},
@@ -317,6 +324,283 @@ TEST(SbIfConversion, IfWithoutElseIntCondition)
              "  group\n"
              "    x: CNDE_INT R2.x.3 = T8.1, R2.x.1, R2.x.2\n"
              "cf 5 EXPORT_DONE R2.x.3, R2.y.0, R2.z.0, R2.w.0\n");
+}
+
+/* if (x > 0) { THEN } else { r.x = 1.0 }; export R2 */
+Program if_else(std::vector<CfInstr> then_cfs)
+{
+   std::vector<CfInstr> cfs = {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, uint32_t(3 + then_cfs.size())),
+   };
+   cfs.insert(cfs.end(), then_cfs.begin(), then_cfs.end());
+   unsigned n = unsigned(cfs.size());
+   cfs.push_back(cf_op(CfOp::ELSE, n + 2, 1));
+   cfs.push_back(alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), one())})},
+                            CfOp::ALU_POP_AFTER));
+   cfs.push_back(export_done(2));
+   return program(ChipClass::Evergreen, cfs);
+}
+
+/* Refused ifs leave the tree exactly as it was. */
+void expect_unchanged(const Program &p)
+{
+   Converted c = convert(p, kFloatInputs);
+   EXPECT_EQ(c.count, 0u);
+   EXPECT_EQ(c.after, c.before);
+}
+
+TEST(SbIfConversion, FetchStaysABranch)
+{
+   TexInstr t;
+   t.src_gpr = 1;
+   t.dst_gpr = 2;
+   CfInstr tex = cf_op(CfOp::TEX);
+   tex.fetches.push_back(t);
+   Program p = if_else({tex});
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   const std::string before = region_dump(*sh);
+   EXPECT_EQ(before,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = 0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: PRED_SETGT _, EXEC.1, PRED.1 = R1.x.0, 0\n"
+             "region #0 (departs 2, repeats 0)\n"
+             "  depart #1 -> region #0\n"
+             "    if EXEC.1\n"
+             "      depart #0 -> region #0\n"
+             "        cf 3 TEX\n"
+             "          SAMPLE R2.x.2, R2.y.1, R2.z.1, R2.w.1 = R1.x.0, R1.y.0, R1.z.0, R1.w.0\n"
+             "    cf 5 ALU_POP_AFTER\n"
+             "      group\n"
+             "        x: MOV R2.x.3 = 1.0\n"
+             "  phi R2.x.4 = R2.x.2, R2.x.3\n"
+             "  phi R2.y.2 = R2.y.1, R2.y.0\n"
+             "  phi R2.z.2 = R2.z.1, R2.z.0\n"
+             "  phi R2.w.2 = R2.w.1, R2.w.0\n"
+             "cf 6 EXPORT_DONE R2.x.4, R2.y.2, R2.z.2, R2.w.2\n");
+   IfConversionStats st;
+   EXPECT_TRUE(if_conversion(*sh, d, &st));
+   EXPECT_EQ(st.converted, 0u);
+   EXPECT_EQ(region_dump(*sh), before);
+}
+
+TEST(SbIfConversion, KillStaysABranch)
+{
+   Program p = if_else({alu_clause({group({alu(AluOp::KILLGT, kSlotX, dst(0, 0, false),
+                                              src_gpr(1, 1), zero())})})});
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   const std::string before = region_dump(*sh);
+   EXPECT_EQ(before,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = 0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: PRED_SETGT _, EXEC.1, PRED.1 = R1.x.0, 0\n"
+             "region #0 (departs 2, repeats 0)\n"
+             "  depart #1 -> region #0\n"
+             "    if EXEC.1\n"
+             "      depart #0 -> region #0\n"
+             "        cf 3 ALU\n"
+             "          group\n"
+             "            x: KILLGT _ = R1.y.0, 0\n"
+             "    cf 5 ALU_POP_AFTER\n"
+             "      group\n"
+             "        x: MOV R2.x.2 = 1.0\n"
+             "  phi R2.x.3 = R2.x.1, R2.x.2\n"
+             "cf 6 EXPORT_DONE R2.x.3, R2.y.0, R2.z.0, R2.w.0\n");
+   IfConversionStats st;
+   EXPECT_TRUE(if_conversion(*sh, d, &st));
+   EXPECT_EQ(st.converted, 0u);
+   EXPECT_EQ(region_dump(*sh), before);
+}
+
+TEST(SbIfConversion, TooLargeStaysABranch)
+{
+   /* 13 dependent ADDs: over the per-side limit of 12. */
+   std::vector<AluGroup> gs;
+   for (unsigned i = 0; i < 13; i++)
+      gs.push_back(group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), one())}));
+   expect_unchanged(if_else({alu_clause(gs)}));
+   /* 12 of them convert: the two CF instructions and clause switches saved
+    * are worth more than the groups the else side adds. */
+   gs.pop_back();
+   Converted c = convert(if_else({alu_clause(gs)}), kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+}
+
+TEST(SbIfConversion, MovaAndPredicatedWritesStayBranches)
+{
+   expect_unchanged(if_else({alu_clause({group({alu(AluOp::MOVA_INT, kSlotX, dst(0, 0, false),
+                                                    src_gpr(1, 1))})})}));
+   AluInstr w = alu(AluOp::MOV, kSlotX, dst(2, 0), one());
+   w.pred_sel = 3;
+   expect_unchanged(if_else({alu_clause({group({w})})}));
+}
+
+TEST(SbIfConversion, PredicateReadAfterTheIfKeepsTheBranch)
+{
+   /* The PRED_SET's predicate is read by a predicated MOV after the if, so
+    * the PRED_SET cannot go away. */
+   AluInstr w = alu(AluOp::MOV, kSlotY, dst(2, 1), one());
+   w.pred_sel = 3;
+   Program p = if_else({alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0),
+                                              src_inline(kSrc_0_5))})})});
+   p.cf.insert(p.cf.begin() + 6, alu_clause({group({w})}));
+   p.cf[6 + 1].end_of_program = true;
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   const std::string before = region_dump(*sh);
+   IfConversionStats st;
+   EXPECT_TRUE(if_conversion(*sh, d, &st));
+   EXPECT_EQ(st.converted, 0u);
+   EXPECT_EQ(region_dump(*sh), before);
+}
+
+TEST(SbIfConversion, NestedIfsConvertInsideOut)
+{
+   /* if (x > 0) { if (y > 0) r = 1 else r = 0.5 } else r = 2 */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 9),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 1), zero())),
+      cf_op(CfOp::JUMP, 6),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), one())})}),
+      cf_op(CfOp::ELSE, 9, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_inline(kSrc_0_5))})}),
+      cf_op(CfOp::POP, 9, 1),
+      cf_op(CfOp::ELSE, 11, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_literal(0))}, {0x40000000})},
+                 CfOp::ALU_POP_AFTER),
+      export_done(2),
+   });
+   Converted c = convert(p, kFloatInputs);
+   EXPECT_EQ(c.count, 2u);
+   EXPECT_EQ(c.after,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = 0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: SETGT T9.1 = R1.x.0, 0\n"
+             "  group\n"
+             "    x: SETGT T8.1 = R1.y.0, 0\n"
+             "  group\n"
+             "    x: MOV R2.x.2 = 1.0\n"
+             "  group\n"
+             "    x: MOV R2.x.3 = 0.5\n"
+             "  group\n"
+             "    x: CNDE_INT R2.x.4 = T8.1, R2.x.3, R2.x.2\n"
+             "  group\n"
+             "    x: MOV R2.x.5 = 0x40000000\n"
+             "  group\n"
+             "    x: CNDE_INT R2.x.6 = T9.1, R2.x.5, R2.x.4\n"
+             "cf 11 EXPORT_DONE R2.x.6, R2.y.0, R2.z.0, R2.w.0\n");
+}
+
+TEST(SbIfConversion, NestedIfWithFetchKeepsBothBranches)
+{
+   TexInstr t;
+   t.src_gpr = 1;
+   t.dst_gpr = 3;
+   CfInstr tex = cf_op(CfOp::TEX);
+   tex.fetches.push_back(t);
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 7, 1),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 1), zero())),
+      cf_op(CfOp::JUMP, 6, 1),
+      tex,
+      cf_op(CfOp::POP, 6, 1),
+      cf_op(CfOp::POP, 7, 1),
+      export_done(2),
+   });
+   /* The JUMP targets are the CF after each POP. */
+   p.cf[2].target = 8;
+   p.cf[4].target = 7;
+   p.cf[6].target = 7;
+   p.cf[7].target = 8;
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   const std::string before = region_dump(*sh);
+   IfConversionStats st;
+   EXPECT_TRUE(if_conversion(*sh, d, &st));
+   EXPECT_EQ(st.converted, 0u);
+   EXPECT_EQ(region_dump(*sh), before);
+}
+
+TEST(SbIfConversion, EmptyThenSide)
+{
+   /* if (x >= 1) {} else r.x = -y: THEN is empty, the select takes the old
+    * value on that side. */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGE, src_gpr(1, 0), one())),
+      cf_op(CfOp::JUMP, 3),
+      cf_op(CfOp::ELSE, 5, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 1, true))})},
+                 CfOp::ALU_POP_AFTER),
+      export_done(2),
+   });
+   Converted c = convert(p, kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+   EXPECT_EQ(c.after,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = 0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: SETGE T8.1 = R1.x.0, 1.0\n"
+             "  group\n"
+             "    x: MOV R2.x.2 = -R1.y.0\n"
+             "  group\n"
+             "    x: CNDE_INT R2.x.3 = T8.1, R2.x.2, R2.x.1\n"
+             "cf 5 EXPORT_DONE R2.x.3, R2.y.0, R2.z.0, R2.w.0\n");
+}
+
+TEST(SbIfConversion, IntegerCompareKinds)
+{
+   /* Each integer PRED_SET maps to its SETcc; the tree interpreter checks
+    * the selects on signed and unsigned extremes. */
+   const AluOp preds[] = {AluOp::PRED_SETE_INT, AluOp::PRED_SETGT_INT, AluOp::PRED_SETGE_INT,
+                          AluOp::PRED_SETGT_UINT, AluOp::PRED_SETGE_UINT, AluOp::PRED_SETNE};
+   const char *sets[] = {"SETE_INT", "SETGT_INT", "SETGE_INT", "SETGT_UINT", "SETGE_UINT",
+                         "SETNE"};
+   for (unsigned i = 0; i < 6; i++) {
+      Program p = program(ChipClass::Evergreen, {
+         push_if(pred(preds[i], src_gpr(1, 0), src_gpr(1, 1))),
+         cf_op(CfOp::JUMP, 3),
+         alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 0))})}),
+         cf_op(CfOp::ELSE, 5, 1),
+         alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 1))})},
+                    CfOp::ALU_POP_AFTER),
+         export_done(2),
+      });
+      Converted c = convert(p, kIntInputs);
+      EXPECT_EQ(c.count, 1u);
+      EXPECT_NE(c.after.find(std::string("x: ") + sets[i] + " T"), std::string::npos) << c.after;
+      EXPECT_NE(c.after.find("z: CNDE_INT R2.z.3 = T"), std::string::npos) << c.after;
+   }
 }
 
 } // namespace
