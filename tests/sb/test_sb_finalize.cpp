@@ -46,6 +46,7 @@ std::optional<Program> finalize(const Program &p, const ShaderInfo &info, std::s
    Diagnostics d;
    RegionParseOptions o;
    o.arrays = infer_rel_arrays(p);
+   o.fetch_shader_call = true;
    auto sh = region_parse(p, o, d);
    if (!sh) {
       if (refused)
@@ -467,6 +468,27 @@ TEST(SbFinalize, ParserRefusesConditionalBreakClauses)
    EXPECT_FALSE(finalize(p, vs_info(kEg), &refused, nullptr));
    EXPECT_EQ(refused,
              "cf:2: error: CF 1 (ALU_BREAK): conditional break/continue clauses are not supported\n");
+}
+
+TEST(SbFinalize, FetchShaderCallOnlyFirstAndOnRequest)
+{
+   Program p = program(kEg, {
+      cf_op(CfOp::CALL_FS),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))})}),
+      export_done(2),
+   });
+   Diagnostics d;
+   EXPECT_FALSE(region_parse(p, {}, d));
+   RegionParseOptions o;
+   o.fetch_shader_call = true;
+   std::string refused, error;
+   auto out = finalize(p, vs_info(kEg), &refused, &error);
+   ASSERT_TRUE(out) << refused << error;
+   EXPECT_EQ(listing(*out), "0 CALL_FS\n1 ALU groups=1\n2 EXPORT_DONE R2.xyzw EOP\n");
+   std::swap(p.cf[0], p.cf[1]);
+   Diagnostics d2;
+   EXPECT_FALSE(region_parse(p, o, d2));
+   EXPECT_EQ(d2.str(), "cf:2: error: CF 1 (CALL_FS): not supported by the region parser here\n");
 }
 
 TEST(SbFinalize, InferRelArrays)

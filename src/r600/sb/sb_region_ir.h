@@ -172,6 +172,10 @@ bool var_in_array(const RegionShader &sh, int var);
 
 struct RegionParseOptions {
    std::vector<RelArray> arrays;
+   /* Accept CALL_FS as the first CF (vertex shaders: the fetch shader loads
+    * the inputs, which are then entry values).  Off by default: other calls
+    * stay refused, and so does CALL_FS unless the caller asks. */
+   bool fetch_shader_call = false;
 };
 
 /* The arrays relative GPR addressing may reach when nothing declares them:

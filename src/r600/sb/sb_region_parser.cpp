@@ -355,9 +355,15 @@ struct Parser {
             parent->children.push_back(n);
             break;
          }
+         case CfOp::CALL_FS:
+            /* The fetch shader loads the inputs before anything else runs:
+             * they are entry values.  Anywhere else it would redefine them. */
+            if (!opts.fetch_shader_call || i != 0)
+               return fail(i, "not supported by the region parser here");
+            parent->children.push_back(cf_node(i));
+            break;
          case CfOp::NOP:
          case CfOp::CF_END:
-         case CfOp::CALL_FS: /* the fetch shader loads inputs: entry values */
             parent->children.push_back(cf_node(i));
             break;
          case CfOp::LOOP_START_DX10:
