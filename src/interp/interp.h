@@ -10,7 +10,10 @@
  * lock-step with per-lane active masks, like the hardware.  So DDX/DDY and
  * implicit texture LOD always see all four lanes at the same instruction:
  * lanes that are inactive (other side of a branch, finished, killed) keep
- * their last register values and those are what the derivative uses.
+ * their last register values and those are what the derivative uses.  GL
+ * leaves such results undefined, so the active lanes of a partly active quad
+ * are marked in Lane::undefined, as are lanes running POW on a negative base;
+ * verifiers skip and count them (docs/semantics.md).
  *
  * The shader is decoded once into a compact form when the executable is
  * made; run() allocates per run, never per instruction.
