@@ -354,6 +354,68 @@ TEST(SbRa, LoopWithBreakAndContinue)
              "ra:12: error: ra_checker: CF 11: R1.x.3 is read from R0.y, which holds T5.1\n");
 }
 
+TEST(SbRa, CheckerSeesClobberOnTheNextIteration)
+{
+   /* n = 3 (outside); i = 0; s = 0; loop { if (i >= n) break; i += 1;
+    * t = i * 3; s += t } export s.  n is read at the top of the body and
+    * must survive the rest of it. */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(1, 0), zero()),
+                         alu(AluOp::MOV, kSlotY, dst(2, 0), zero()),
+                         alu(AluOp::MOV, kSlotZ, dst(3, 0), src_literal(0))},
+                        {0x40400000})}),
+      cf_op(CfOp::LOOP_START_DX10, 8),
+      push_if(pred(AluOp::PRED_SETGE, src_gpr(1, 0), src_gpr(3, 0))),
+      cf_op(CfOp::JUMP, 6, 1),
+      cf_op(CfOp::LOOP_BREAK),
+      cf_op(CfOp::POP, 6, 1),
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(1, 0), src_gpr(1, 0), one())}),
+                  group({alu(AluOp::MUL, kSlotY, dst(4, 1), src_gpr(1, 0), src_literal(0))},
+                        {0x40400000}),
+                  group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), src_gpr(4, 1))})}),
+      cf_op(CfOp::LOOP_END, 2),
+      export_done(2),
+   });
+   RaRun r = allocate(p);
+   ASSERT_TRUE(r.ok) << r.diag;
+   EXPECT_EQ(assignment(*r.sh, r.alloc),
+             "R1.x.1: R0.y\n"
+             "R1.x.2: R0.y\n"
+             "R1.x.3: R0.y\n"
+             "R2.x.1: R0.x\n"
+             "R2.x.2: R0.x\n"
+             "R2.x.3: R0.x\n"
+             "R2.x.4: R0.x\n"
+             "R3.x.1: R0.z\n"
+             "R4.y.2: R0.w\n"
+             "R2.y.0: R2.y\n"
+             "R2.z.0: R2.z\n"
+             "R2.w.0: R2.w\n"
+             "T9.1: R0.x\n"
+             "T10.1: R0.y\n"
+             "T11.1: R0.x\n"
+             "T12.1: R0.y\n"
+             "T13.1: R0.x\n"
+             "T14.1: R0.x\n"
+             "T15.1: R0.y\n"
+             "T16.1: R0.z\n"
+             "T17.1: R0.w\n");
+   EXPECT_EQ(r.alloc.num_gprs, 3u);
+   /* The product put on n's channel: right on the first trip, wrong on the
+    * second, which only the loop fixpoint sees. */
+   Allocation bad = r.alloc;
+   auto n = value_names(*r.sh);
+   unsigned t = unsigned(std::find(n.begin(), n.end(), "R4.y.2") - n.begin());
+   unsigned k = unsigned(std::find(n.begin(), n.end(), "R3.x.1") - n.begin());
+   ASSERT_LT(t, n.size());
+   ASSERT_LT(k, n.size());
+   bad.reg[t] = bad.reg[k];
+   Diagnostics d;
+   EXPECT_FALSE(ra_checker(*r.sh, bad, d));
+   EXPECT_EQ(d.str(),
+             "ra:3: error: ra_checker: CF 2: R3.x.1 is read from R0.z, which holds no known value\n");
+}
+
 TEST(SbRa, NestedIfsWithElse)
 {
    /* if (x > 0) { if (y > 0) r = 1 else r = 0.5 } else r = 2 */
@@ -894,7 +956,7 @@ TEST(SbRaWhole, ShaderTestStages)
       if (e.path().extension() == ".shader_test")
          files.push_back(e.path());
    std::sort(files.begin(), files.end());
-   for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
+   for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700, ChipClass::Cayman}) {
       SuiteStats st;
       for (auto &f : files)
          for (auto &[sec, text] : tgsi_sections(f))

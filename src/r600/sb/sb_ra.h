@@ -76,6 +76,8 @@ struct RaContext {
    std::vector<unsigned> parent;
    unsigned find(unsigned v);
 
+   bool live_converged = false; /* ra_build_interference reached its fixpoint */
+
    /* Statistics for tests and the driver. */
    unsigned split_copies = 0;
    unsigned coalesced = 0;

@@ -29,7 +29,7 @@ struct Checker {
    bool ok = true;
    bool loud = true;
    unsigned cf = 0;
-   std::vector<State> exit_acc, repeat_acc;
+   std::vector<State> exit_acc, repeat_acc, rep_prev;
    std::vector<std::pair<int, unsigned>> names; /* value id -> (var, version) */
    std::vector<const Node *> psi_of;            /* predicated result -> psi */
 
@@ -306,32 +306,17 @@ struct Checker {
       return true;
    }
 
+   /* Each region is walked once per pass over the program; a loop's entry
+    * state meets the repeat states of the previous pass (rep_prev), and
+    * ra_checker repeats passes until no repeat state changes, so nesting
+    * costs passes, not an exponential number of walks. */
    bool region(const Node *n, State &st)
    {
       unsigned id = n->id;
-      State saved_exit = exit_acc[id], saved_rep = repeat_acc[id];
       std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
       phi_sources(n->loop_phi, 0, st);
-      if (!n->repeats.empty()) {
-         bool saved_loud = loud;
-         loud = false;
-         for (unsigned iter = 0; iter < 32; iter++) {
-            std::fill(repeat_acc[id].begin(), repeat_acc[id].end(), kTop);
-            std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
-            State body = st;
-            for (const Node *c : n->children)
-               if (!walk(c, body))
-                  break;
-            State next = st;
-            meet(next, repeat_acc[id]);
-            if (next == st)
-               break;
-            st = std::move(next);
-         }
-         loud = saved_loud;
-         std::fill(repeat_acc[id].begin(), repeat_acc[id].end(), kTop);
-         std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
-      }
+      if (!n->repeats.empty())
+         meet(st, rep_prev[id]);
       State body = st;
       bool through = true;
       for (const Node *c : n->children)
@@ -349,8 +334,6 @@ struct Checker {
                   st[s] = int(sh.value_id(p->dst[0]));
             }
       }
-      exit_acc[id] = std::move(saved_exit);
-      repeat_acc[id] = std::move(saved_rep);
       return reach;
    }
 
@@ -395,6 +378,22 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       }
       st[var.index * 4 + var.chan] = int(id);
    }
+   ck.rep_prev = ck.repeat_acc;
+   ck.loud = false;
+   bool stable = false;
+   for (unsigned pass = 0; pass < 256 && !stable; pass++) {
+      State s = st;
+      for (auto &r : ck.repeat_acc)
+         std::fill(r.begin(), r.end(), kTop);
+      ck.walk(sh.root, s);
+      stable = ck.repeat_acc == ck.rep_prev;
+      ck.rep_prev = ck.repeat_acc;
+   }
+   if (!stable) {
+      diags.error("ra", SourceLoc{0, 0}, "ra_checker: loop states do not settle");
+      return false;
+   }
+   ck.loud = true;
    ck.walk(sh.root, st);
    if (ck.ok && alloc.num_gprs > kRaMaxGprs) {
       diags.error("ra", SourceLoc{0, 0},

@@ -447,6 +447,10 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
       ctx.psi_pairs.push_back({id(p.first), id(p.second)});
 
    ra_build_interference(sh, ctx);
+   if (!ctx.live_converged) {
+      diags.error("ra", SourceLoc{0, 0}, "ra_split: loop liveness does not settle");
+      return false;
+   }
    collect_movs_and_chans(sh, sh.root, ctx, 0);
    return true;
 }

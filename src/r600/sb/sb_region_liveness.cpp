@@ -417,13 +417,13 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    for (auto &p : ctx.psi_pairs)
       w.psi_old[p.first] = p.second;
    /* Entry sets only grow; nesting depth bounds the rounds, the cap only
-    * guards against a bug turning into a hang. */
-   for (unsigned round = 0; round < 64; round++) {
+    * guards against a bug turning into a hang (ra_split then refuses). */
+   ctx.live_converged = false;
+   for (unsigned round = 0; round < 512 && !ctx.live_converged; round++) {
       w.changed = false;
       LiveSet live;
       w.walk(sh.root, live);
-      if (!w.changed)
-         break;
+      ctx.live_converged = !w.changed;
    }
    w.record = true;
    LiveSet live;
