@@ -21,7 +21,10 @@
  */
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -39,6 +42,8 @@
 #include "runner/verify.h"
 #include "tgsi/tgsi_ir.h"
 
+#include <unistd.h>
+
 #ifndef SBCC_SOURCE_ROOT
 #define SBCC_SOURCE_ROOT "."
 #endif
@@ -46,6 +51,31 @@
 namespace {
 
 using namespace sbcc;
+
+/* A crash in sb kills the whole test binary before gtest can print which
+ * program caused it, so the program being compiled is noted here and a
+ * signal handler prints the note (write(2) only: async-signal-safe). */
+char g_crash_note[512];
+
+extern "C" void crash_handler(int sig)
+{
+   ssize_t r = write(2, g_crash_note, std::strlen(g_crash_note));
+   (void)r;
+   std::signal(sig, SIG_DFL);
+   std::raise(sig);
+}
+
+const bool g_handlers_installed = [] {
+   for (int sig : {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL})
+      std::signal(sig, crash_handler);
+   return true;
+}();
+
+void note_current(const std::string &what)
+{
+   std::snprintf(g_crash_note, sizeof(g_crash_note), "\n*** crashed while compiling %s\n",
+                 what.c_str());
+}
 
 std::optional<uint32_t> env_uint(const char *name)
 {
@@ -111,8 +141,18 @@ std::vector<uint32_t> seeds(uint32_t base, uint32_t n)
    return v;
 }
 
+std::string replay(uint32_t seed)
+{
+   const ::testing::TestInfo *t = ::testing::UnitTest::GetInstance()->current_test_info();
+   return "replay: SBCC_RANDOM_SEED=" + std::to_string(seed) +
+          " test_sb_differential --gtest_filter=" + t->test_suite_name() + "." + t->name();
+}
+
+std::string replay(const RandomProgram &p) { return replay(p.seed); }
+
 bool make_program(uint32_t seed, RandomProgram &p)
 {
+   note_current("seed " + std::to_string(seed) + "; " + replay(seed));
    p.seed = seed;
    p.text = test::random_tgsi_program(seed);
    Diagnostics diags;
@@ -124,13 +164,6 @@ bool make_program(uint32_t seed, RandomProgram &p)
    p.ref = interp::make_reference_executable(*p.shader, diags);
    EXPECT_TRUE(p.ref) << "seed " << seed << "\n" << diags.str() << p.text;
    return bool(p.ref);
-}
-
-std::string replay(const RandomProgram &p)
-{
-   const ::testing::TestInfo *t = ::testing::UnitTest::GetInstance()->current_test_info();
-   return "replay: SBCC_RANDOM_SEED=" + std::to_string(p.seed) +
-          " test_sb_differential --gtest_filter=" + t->test_suite_name() + "." + t->name();
 }
 
 /* Emulator against reference; false (and a failure naming the seed) on a
@@ -244,6 +277,8 @@ void run_dskip(const char *chip, int mode, uint32_t base)
    for (uint32_t i = 0; i < n; i++) {
       const RandomProgram &p = progs[i];
       const uint32_t seq = i + 1;
+      note_current("seed " + std::to_string(p.seed) + " as shader #" + std::to_string(seq) +
+                   " under DSKIP mode " + std::to_string(mode) + "; " + replay(p));
       const bool in_range = seq >= start && seq <= end;
       const bool expect_sb = mode == 1 ? !in_range : in_range;
       Diagnostics diags;
@@ -363,6 +398,7 @@ void suite_dry(const char *chip)
    unsigned stages = 0, changed = 0;
    for (const SuiteTest &t : load_suite(chip)) {
       for (size_t i = 0; i < t.stages.size(); i++) {
+         note_current(stage_label(t, i) + " on " + chip);
          Diagnostics diags;
          const tgsi::Shader &sh = t.stages[i].shader;
          auto plain = build(*target, sh, DebugOptions{}, diags);
@@ -399,6 +435,7 @@ void suite_dskip_split(const char *chip)
    for (const SuiteTest &t : load_suite(chip)) {
       std::vector<std::vector<uint8_t>> plain, sb;
       Diagnostics diags;
+      note_current(t.file + " on " + std::string(chip));
       for (const auto &st : t.stages) {
          auto p = build(*target, st.shader, DebugOptions{}, diags);
          auto s = build(*target, st.shader, sb_options(), diags);
