@@ -4,13 +4,27 @@
  * conditions, nested ifs, and the ifs that must stay branches), and the
  * semantics of every converted tree checked by a small interpreter of the
  * region tree against the unconverted tree on inputs taking both sides.
+ * Whole programs from the plain backend (tests/shaders, random TGSI, and
+ * the corpus TGSI when SBCC_IFC_CORPUS is set) go through if_conversion,
+ * dce, RA and bc_finalize, and must agree with the plain bytecode in the
+ * emulator; the number of converted ifs is printed.
  */
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <map>
+#include <random>
+#include <sstream>
 
 #include "r600/r600_emu_alu.h"
+#include "r600/r600_target.h"
+#include "r600/sb/sb_ra.h"
 #include "r600/sb/sb_region_passes.h"
+#include "r600_backend/random_tgsi_gen.h"
 #include "sb/sb_test_util.h"
+#include "tgsi/tgsi_ir.h"
 
 namespace {
 
@@ -601,6 +615,235 @@ TEST(SbIfConversion, IntegerCompareKinds)
       EXPECT_NE(c.after.find(std::string("x: ") + sets[i] + " T"), std::string::npos) << c.after;
       EXPECT_NE(c.after.find("z: CNDE_INT R2.z.3 = T"), std::string::npos) << c.after;
    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Whole programs: plain backend -> region tree -> if_conversion -> dce ->  */
+/* RA -> bc_finalize, against the plain bytecode in the emulator           */
+/* ---------------------------------------------------------------------- */
+
+struct WholeStats {
+   unsigned stages = 0, parsed = 0, ifs = 0, converted = 0, with_conversion = 0;
+   unsigned finalized = 0, compared = 0, not_comparable = 0, fallback = 0;
+   std::string failures;
+};
+
+unsigned count_ifs(const Node *n)
+{
+   unsigned c = n->kind == NodeKind::If ? 1 : 0;
+   for (const Node *k : n->children)
+      c += count_ifs(k);
+   return c;
+}
+
+Batch make_batch(const ShaderInfo &info)
+{
+   /* Inputs in [-1, 1) so conditions on them go both ways across lanes. */
+   std::mt19937 rng(3);
+   std::uniform_real_distribution<float> f(-1.0f, 1.0f);
+   Batch b;
+   for (unsigned l = 0; l < 16; l++) {
+      Lane lane;
+      for (size_t i = 0; i < info.inputs.size() + 1; i++)
+         lane.inputs.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+      lane.system_values.assign(4, vec4f(float(l), 0, 0, 1));
+      lane.outputs.assign(info.outputs.size() + 1, Vec4{0, 0, 0, 0});
+      b.lanes.push_back(lane);
+   }
+   return b;
+}
+
+void convert_stage(const Program &prog, const ShaderInfo &info, const std::string &what,
+                   WholeStats &st)
+{
+   st.stages++;
+   Diagnostics d;
+   RegionParseOptions opts;
+   opts.arrays = infer_rel_arrays(prog);
+   auto sh = region_parse(prog, opts, d);
+   if (!sh)
+      return;
+   st.parsed++;
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   st.ifs += count_ifs(sh->root);
+   IfConversionStats ic;
+   if (!if_conversion(*sh, d, &ic)) {
+      st.failures += what + ": if_conversion: " + d.str();
+      return;
+   }
+   st.converted += ic.converted;
+   if (!ic.converted)
+      return;
+   st.with_conversion++;
+   Allocation alloc;
+   if (!dce_cleanup(*sh, d) || !register_allocation(*sh, info, alloc, d)) {
+      st.fallback++;
+      return;
+   }
+   Program out;
+   if (!bc_finalize(*sh, alloc, info, out, d)) {
+      st.fallback++;
+      if (std::getenv("SBCC_IFC_VERBOSE"))
+         std::cerr << what << ": bc_finalize: " << d.str();
+      return;
+   }
+   st.finalized++;
+   ShaderInfo fin = info;
+   fin.num_gprs = std::max(alloc.num_gprs, 1u);
+   if (!validate_program(out, fin, d)) {
+      st.failures += what + ": validator: " + d.str();
+      return;
+   }
+   Resources res;
+   std::mt19937 rng(7);
+   std::uniform_real_distribution<float> f(-2.0f, 2.0f);
+   res.constants.resize(4);
+   for (auto &buf : res.constants)
+      for (unsigned i = 0; i < 256; i++)
+         buf.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+   RunLimits lim;
+   lim.max_loop_iterations = 256;
+   Batch a = make_batch(info), b = make_batch(info);
+   RunResult ra = emulate(prog, info, res, a, lim);
+   if (ra.status != RunStatus::Ok) {
+      st.not_comparable++; /* textures, budgets: the plain code does not run alone */
+      return;
+   }
+   RunResult rb = emulate(out, fin, res, b, lim);
+   if (rb.status != RunStatus::Ok) {
+      st.failures += what + ": converted code does not run: " + rb.message + "\n";
+      return;
+   }
+   for (size_t l = 0; l < a.lanes.size(); l++)
+      if (a.lanes[l].outputs != b.lanes[l].outputs || a.lanes[l].killed != b.lanes[l].killed) {
+         st.failures += what + ": lane " + std::to_string(l) + " differs\n";
+         return;
+      }
+   st.compared++;
+}
+
+void compile_and_convert(const std::string &text, const std::string &what, ChipClass chip,
+                         WholeStats &st)
+{
+   Diagnostics d;
+   auto shader = tgsi::parse_tgsi(text, what, d);
+   if (!shader)
+      return;
+   BytecodeOptimizer hook = [&](const Program &p, const ShaderInfo &info,
+                                ShaderStats *) -> std::optional<Program> {
+      convert_stage(p, info, what, st);
+      return std::nullopt;
+   };
+   (void)compile_tgsi_for_r600(*shader, chip, "", DebugOptions{}, d, nullptr, nullptr, &hook);
+}
+
+std::string summary(const WholeStats &st)
+{
+   std::ostringstream o;
+   o << st.stages << " stages, " << st.parsed << " parsed, ifs " << st.ifs << ", converted "
+     << st.converted << " in " << st.with_conversion << " stages; finalized " << st.finalized
+     << " (fallback " << st.fallback << "), emulator-compared " << st.compared
+     << " (not runnable alone " << st.not_comparable << ")";
+   return o.str();
+}
+
+std::optional<std::filesystem::path> source_dir(const char *sub)
+{
+   std::filesystem::path here = std::filesystem::path(__FILE__).parent_path();
+   for (auto p : {here / ".." / sub, std::filesystem::path("tests") / sub,
+                  std::filesystem::path("../tests") / sub})
+      if (std::filesystem::is_directory(p))
+         return p;
+   return std::nullopt;
+}
+
+/* The [vertex shader tgsi] / [fragment shader tgsi] sections of a file. */
+std::vector<std::string> tgsi_sections(const std::filesystem::path &f)
+{
+   std::ifstream in(f);
+   std::vector<std::string> out;
+   std::string line, text;
+   bool on = false;
+   while (std::getline(in, line)) {
+      if (!line.empty() && line[0] == '[') {
+         if (on)
+            out.push_back(text);
+         text.clear();
+         on = line == "[vertex shader tgsi]" || line == "[fragment shader tgsi]";
+         continue;
+      }
+      if (on)
+         text += line + "\n";
+   }
+   if (on)
+      out.push_back(text);
+   return out;
+}
+
+std::vector<std::filesystem::path> files_with(const std::filesystem::path &dir,
+                                              const std::string &ext)
+{
+   std::vector<std::filesystem::path> files;
+   for (auto &e : std::filesystem::recursive_directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ext)
+         files.push_back(e.path());
+   std::sort(files.begin(), files.end());
+   return files;
+}
+
+TEST(SbIfConversionWhole, ShaderTestStages)
+{
+   auto dir = source_dir("shaders");
+   if (!dir)
+      GTEST_SKIP() << "tests/shaders not found from the working directory";
+   for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
+      WholeStats st;
+      for (auto &f : files_with(*dir, ".shader_test"))
+         for (auto &text : tgsi_sections(f))
+            compile_and_convert(text, f.filename().string(), chip, st);
+      std::cout << chip_class_name(chip) << ": " << summary(st) << "\n";
+      EXPECT_EQ(st.failures, "");
+      EXPECT_GT(st.converted, 0u);
+      EXPECT_GT(st.compared, 0u);
+   }
+}
+
+TEST(SbIfConversionWhole, RandomPrograms)
+{
+   WholeStats st;
+   for (uint32_t seed = 1; seed <= 300; seed++)
+      compile_and_convert(sbcc::test::random_tgsi_program(seed), "random " + std::to_string(seed),
+                          ChipClass::Evergreen, st);
+   std::cout << summary(st) << "\n";
+   EXPECT_EQ(st.failures, "");
+   EXPECT_GT(st.compared, 0u);
+}
+
+/* The corpus TGSI (about 500 shaders): a measurement rather than a unit
+ * test, so it runs only on request (SBCC_IFC_CORPUS=1); the corpus is found
+ * through SBCC_CORPUS or <source root>/../shared/corpus. */
+TEST(SbIfConversionWhole, CorpusTgsi)
+{
+   if (!std::getenv("SBCC_IFC_CORPUS"))
+      GTEST_SKIP() << "set SBCC_IFC_CORPUS=1 to count conversions on the corpus TGSI";
+   std::filesystem::path dir;
+   if (const char *e = std::getenv("SBCC_CORPUS"); e && *e)
+      dir = e;
+   else
+      dir = std::filesystem::path(__FILE__).parent_path() / ".." / ".." / ".." / "shared" /
+            "corpus";
+   if (!std::filesystem::is_directory(dir / "tgsi"))
+      GTEST_SKIP() << "corpus not found (set SBCC_CORPUS or put it at ../shared/corpus)";
+   WholeStats st;
+   for (auto &f : files_with(dir / "tgsi", ".tgsi")) {
+      std::ifstream in(f);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      compile_and_convert(ss.str(), f.string(), ChipClass::Evergreen, st);
+   }
+   std::cout << "corpus evergreen: " << summary(st) << "\n";
+   EXPECT_EQ(st.failures, "");
 }
 
 } // namespace

@@ -362,11 +362,11 @@ struct Converter {
       }
 
       parent->children.erase(parent->children.begin() + long(pos));
-      /* The region no longer exists for passes that walk sh.regions. */
+      /* sh.regions is indexed by region id (liveness keeps per-region
+       * sets), so the region stays there, emptied: nothing to walk. */
       r->phi.clear();
       r->children.clear();
       r->departs.clear();
-      sh.regions.erase(std::remove(sh.regions.begin(), sh.regions.end(), r), sh.regions.end());
       converted++;
       return true;
    }

@@ -129,7 +129,8 @@ struct RegionShader {
    const Program *prog = nullptr;
    Node *root = nullptr;
    std::vector<Var> vars;
-   std::vector<Node *> regions;
+   std::vector<Node *> regions; /* by Region::id; a region a pass removed from the
+                                 * tree stays here with no children, phis or departs */
    std::vector<std::unique_ptr<Node>> pool;
    /* The GPR arrays relative addressing may reach (from RegionParseOptions).
     * Every variable inside them keeps its register: RA precolours them. */
