@@ -399,10 +399,11 @@ struct Gvn {
    }
 
    /* ALU operands read copy sources where the instruction can encode them:
-    * op3 sources have no abs, at most two constant-cache lines per
-    * instruction, and groups that must stay together keep at most four
-    * literals. */
-   void rewrite_alu_operands(Node *g, Node *a, bool fixed)
+    * op3 sources have no abs; a second constant-cache address in one
+    * instruction is not introduced (two constants of one channel from
+    * different addresses can leave no bank swizzle); groups that must stay
+    * together keep at most four literals. */
+   void rewrite_alu_operands(Node *g, Node *a, bool fixed, bool kept_whole)
    {
       const unsigned nsrc = alu_op_info(a->alu->op).num_src;
       const bool op3 = alu_is_op3(a->alu->op);
@@ -415,10 +416,18 @@ struct Gvn {
          Value nv = compose(**c, a->src[i].neg, a->src[i].abs);
          if (op3 && nv.abs)
             continue;
+         /* bc_finalize keeps these groups whole: a different register or
+          * constant-cache read could leave no bank swizzle, or make the
+          * group swap registers. */
+         if (kept_whole && nv.kind != ValueKind::Inline && nv.kind != ValueKind::Literal)
+            continue;
          Value old = a->src[i];
+         const unsigned kc_before = distinct_kcache(a->src, nsrc);
          a->src[i] = nv;
-         bool ok = distinct_kcache(a->src, nsrc) <= 2 &&
-                   (!fixed || nv.kind != ValueKind::Literal || group_literals(g) <= 4);
+         const unsigned kc_after = distinct_kcache(a->src, nsrc);
+         bool ok = (kc_after <= 1 || kc_after <= kc_before) &&
+                   ((!fixed && !kept_whole) || nv.kind != ValueKind::Literal ||
+                    group_literals(g) <= 4);
          if (!ok)
             a->src[i] = old;
       }
@@ -575,9 +584,10 @@ struct Gvn {
    void group(Node *g)
    {
       const bool fixed = fixed_group(sh.chip, g);
+      const bool kept_whole = alu_group_is_fixed(g);
       for (Node *a : g->children)
          if (a->kind == NodeKind::Alu)
-            rewrite_alu_operands(g, a, fixed);
+            rewrite_alu_operands(g, a, fixed, kept_whole);
 
       std::vector<std::pair<std::string, Value>> pending;
       for (Node *a : g->children) {
