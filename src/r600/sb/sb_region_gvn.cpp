@@ -387,6 +387,15 @@ struct Gvn {
       return false;
    }
 
+   static bool group_writes_var(const Node *g, int var)
+   {
+      for (const Node *a : g->children)
+         for (const Value &d : a->dst)
+            if (d.kind == ValueKind::Var && d.var == var)
+               return true;
+      return false;
+   }
+
    static unsigned group_literals(const Node *g)
    {
       std::vector<uint32_t> seen;
@@ -420,6 +429,10 @@ struct Gvn {
           * constant-cache read could leave no bank swizzle, or make the
           * group swap registers. */
          if (kept_whole && nv.kind != ValueKind::Inline && nv.kind != ValueKind::Literal)
+            continue;
+         /* Reading a register a sibling slot overwrites makes the group a
+          * swap, which bc_finalize can only emit whole (or not at all). */
+         if (nv.kind == ValueKind::Var && group_writes_var(g, nv.var))
             continue;
          Value old = a->src[i];
          const unsigned kc_before = distinct_kcache(a->src, nsrc);
