@@ -20,6 +20,7 @@
 #include "r600/r600_disasm.h"
 #include "r600/r600_target.h"
 #include "r600/sb/sb_region_passes.h"
+#include "r600/sb/sb_ra.h"
 #include "runner/shader_run.h"
 #include "runner/shader_test.h"
 #include "runner/verify.h"
@@ -39,7 +40,11 @@ using namespace sbcc::r600::sb::test;
 constexpr ChipClass kEg = ChipClass::Evergreen;
 
 /* region_parse -> ssa_prepare -> ssa_rename -> identity_allocation ->
- * bc_finalize.  `refused` gets the parser's diagnostic when it refuses. */
+ * bc_finalize.  `refused` gets the parser's diagnostic when it refuses.
+ * SBCC_FINALIZE_RA=1 puts dce_cleanup and the real register allocation
+ * (sb_ra.h) in place of the identity one: an integration check of the
+ * allocator's output against bc_finalize's contract, off by default so this
+ * test judges bc_finalize alone. */
 std::optional<Program> finalize(const Program &p, const ShaderInfo &info, std::string *refused,
                                 std::string *error)
 {
@@ -56,6 +61,13 @@ std::optional<Program> finalize(const Program &p, const ShaderInfo &info, std::s
    ssa_prepare(*sh);
    ssa_rename(*sh);
    Allocation a = identity_allocation(*sh);
+   if (std::getenv("SBCC_FINALIZE_RA")) {
+      if (!dce_cleanup(*sh, d) || !register_allocation(*sh, info, a, d)) {
+         if (refused)
+            *refused = "RA: " + d.str();
+         return std::nullopt;
+      }
+   }
    Program out;
    if (!bc_finalize(*sh, a, info, out, d)) {
       if (error)

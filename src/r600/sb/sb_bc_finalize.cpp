@@ -323,6 +323,10 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
    for (unsigned k = 0; k < nsrc; k++)
       if (!operand(a->src[k], g, idx, k, in.src[k]))
          return false;
+   /* A pass may have turned an OP3 into an OP2 (MULADD(a, b, 0) -> MUL):
+    * the operands it no longer has must not reach the encoder. */
+   for (unsigned k = nsrc; k < 3; k++)
+      in.src[k] = AluSrc{};
    if (info.flags & AF_MOVA)
       g.loads_ar = true;
    if (alu_writes_pred(in.op) && in.update_pred)
