@@ -56,6 +56,9 @@ struct RaContext {
     * or reads); array values are precoloured and left out of the graph. */
    std::vector<bool> allocatable;
    std::vector<std::vector<unsigned>> adj; /* interference, sorted */
+   /* Results of one splittable VLIW group: distinct channels (bc_finalize
+    * may have to keep the group whole, one slot per channel). */
+   std::vector<std::vector<unsigned>> chan_excl;
    std::vector<unsigned> def_order;        /* program point of the definition */
    std::vector<unsigned> loop_depth;
 

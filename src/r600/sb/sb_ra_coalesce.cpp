@@ -40,10 +40,14 @@ struct Classes {
       const auto &ma = members[ra], &mb = members[rb];
       const auto &m = ma.size() <= mb.size() ? ma : mb;
       unsigned other = ma.size() <= mb.size() ? rb : ra;
-      for (unsigned v : m)
+      for (unsigned v : m) {
          for (unsigned w : ctx.adj[v])
             if (ctx.find(w) == other)
                return true;
+         for (unsigned w : ctx.chan_excl[v])
+            if (ctx.find(w) == other)
+               return true;
+      }
       return false;
    }
 

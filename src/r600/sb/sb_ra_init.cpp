@@ -23,6 +23,9 @@ struct Colourer {
    std::vector<std::vector<unsigned>> members; /* by root */
    std::vector<int> gpr, chan;                  /* by root */
    std::vector<bool> busy;                      /* scratch: kRaMaxGprs * 4 */
+   /* Channels to avoid if possible (chan_excl): a soft constraint, since a
+    * fixed or precoloured channel may leave no other choice. */
+   unsigned chan_pref = 0;
 
    bool fail(const std::string &msg)
    {
@@ -34,12 +37,20 @@ struct Colourer {
    void occupied(unsigned r)
    {
       std::fill(busy.begin(), busy.end(), false);
-      for (unsigned v : members[r])
+      unsigned chans = 0;
+      for (unsigned v : members[r]) {
          for (unsigned w : ctx.adj[v]) {
             unsigned o = ctx.find(w);
             if (gpr[o] >= 0)
                busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
          }
+         for (unsigned w : ctx.chan_excl[v]) {
+            unsigned o = ctx.find(w);
+            if (gpr[o] >= 0)
+               chans |= 1u << chan[o];
+         }
+      }
+      chan_pref = chans;
    }
 
    int want_chan(unsigned r) const
@@ -49,7 +60,15 @@ struct Colourer {
 
    bool precoloured(unsigned r)
    {
-      occupied(r);
+      /* Only registers count here: a precoloured value cannot move to
+       * honour a channel preference. */
+      std::fill(busy.begin(), busy.end(), false);
+      for (unsigned v : members[r])
+         for (unsigned w : ctx.adj[v]) {
+            unsigned o = ctx.find(w);
+            if (gpr[o] >= 0)
+               busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
+         }
       unsigned g = unsigned(ctx.pre_gpr[r]), c = unsigned(ctx.pre_chan[r]);
       if (busy[g * 4 + c])
          return fail("two live precoloured values need R" + std::to_string(g) + "." +
@@ -63,17 +82,18 @@ struct Colourer {
    {
       occupied(r);
       int fc = want_chan(r);
-      for (unsigned g = 0; g < kRaMaxGprs; g++) {
-         if (ctx.reserved_gpr[g])
-            continue;
-         for (unsigned c = 0; c < 4; c++) {
-            if ((fc >= 0 && int(c) != fc) || busy[g * 4 + c])
+      for (unsigned avoid : {chan_pref, 0u})
+         for (unsigned g = 0; g < kRaMaxGprs; g++) {
+            if (ctx.reserved_gpr[g])
                continue;
-            gpr[r] = int(g);
-            chan[r] = int(c);
-            return true;
+            for (unsigned c = 0; c < 4; c++) {
+               if ((fc >= 0 && int(c) != fc) || busy[g * 4 + c] || (avoid & (1u << c)))
+                  continue;
+               gpr[r] = int(g);
+               chan[r] = int(c);
+               return true;
+            }
          }
-      }
       return fail("out of registers");
    }
 

@@ -280,6 +280,17 @@ struct LiveWalk {
          for (const Value &d : a->dst)
             if (alloc(d))
                defs.push_back(sh.value_id(d));
+      /* bc_finalize splits a free group into single instructions and keeps
+       * it whole only when its reads and writes form a cycle (a swap); then
+       * each instruction needs the slot of its channel, so results of one
+       * such group must differ in channel, not only in register. */
+      if (record && !alu_group_fixed(sh, g))
+         for (size_t i = 0; i < defs.size(); i++)
+            for (size_t k = i + 1; k < defs.size(); k++)
+               if (defs[i] != defs[k]) {
+                  ctx.chan_excl[defs[i]].push_back(defs[k]);
+                  ctx.chan_excl[defs[k]].push_back(defs[i]);
+               }
       define(defs, live);
       for (const Node *a : g->children)
          for (const Value &s : a->src)
@@ -409,6 +420,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    unsigned nv = sh.num_values();
    ctx.num_values = nv;
    ctx.adj.assign(nv, {});
+   ctx.chan_excl.assign(nv, {});
    ctx.def_order.assign(nv, 0);
    ctx.loop_depth.assign(nv, 0);
    LiveWalk w{sh, ctx, false, false, {}, {}, {}, ctx.adj};
