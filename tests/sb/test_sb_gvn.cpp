@@ -335,6 +335,32 @@ TEST(SbGvn, InputsAndArrayElementsAreNotReadPastARedefinition)
              "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R1.y.0, R2.w.0\n");
 }
 
+TEST(SbGvn, ConstantCacheCopiesKeepOneAddressPerInstruction)
+{
+   /* R3.x = C0[1].x reaches an ADD that reads nothing else from the
+    * constant cache, but not a MUL that already reads C0[2].x (a second
+    * address per instruction can leave no bank swizzle).  Equal kcache
+    * operands are one value: the repeated ADD reads the first. */
+   CfInstr c = alu_clause({group({alu(AluOp::MOV, kSlotX, dst(3, 0), src_kcache(0, 1, 0))}),
+                           group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(3, 0), one()),
+                                  alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(3, 0),
+                                      src_kcache(0, 2, 0))}),
+                           group({alu(AluOp::ADD, kSlotZ, dst(2, 2), one(),
+                                      src_kcache(0, 1, 0))})});
+   c.kcache[0].mode = 1;
+   Program p = program(ChipClass::Evergreen, {c, export_done(2)});
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R3.x.1 = C0[1].x\n"
+             "  group\n"
+             "    x: ADD R2.x.1 = C0[1].x, 1.0\n"
+             "    y: MUL R2.y.1 = R3.x.1, C0[2].x\n"
+             "  group\n"
+             "    z: MOV R2.z.1 = R2.x.1\n"
+             "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R2.x.1, R2.w.0\n");
+}
+
 TEST(SbGvn, SideEffectsAndPredicationAreLeftAlone)
 {
    /* KILLGT of constants, a PRED_SETGT repeated, a predicated MUL by 1:
@@ -382,7 +408,8 @@ TEST(SbPeephole, SetccFeedingPredSetneBecomesOnePredSet)
    /* x = SETGT a, b; PUSH (PRED_SETNE_INT x, 0)  ->  PRED_SETGT_PUSH-free
     * form: the predicate instruction compares a, b itself.  A SETE_INT
     * result tested with PRED_SETNE_INT gets PRED_SETE_INT; a negated x
-    * under an integer test is left alone (-0 bits are not 0). */
+    * under an integer test is left alone (-0 bits are not 0); KILLNE of
+    * the SETGT result becomes KILLGT. */
    Program p = program(ChipClass::Evergreen, {
       alu_clause({group({alu(AluOp::SETGT, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1)),
                          alu(AluOp::SETE_INT, kSlotY, dst(2, 1), src_gpr(1, 2), zero())})}),
@@ -394,7 +421,8 @@ TEST(SbPeephole, SetccFeedingPredSetneBecomesOnePredSet)
                  CfOp::ALU_PUSH_BEFORE),
       cf_op(CfOp::JUMP, 7, 1),
       alu_clause({group({alu(AluOp::KILLNE_INT, kSlotX, dst(0, 0, false), negate(src_gpr(2, 1)),
-                             zero())})},
+                             zero())}),
+                  group({alu(AluOp::KILLNE, kSlotX, dst(0, 0, false), src_gpr(2, 0), zero())})},
                  CfOp::ALU_POP_AFTER),
       export_done(2),
    });
@@ -424,6 +452,8 @@ TEST(SbPeephole, SetccFeedingPredSetneBecomesOnePredSet)
              "        cf 6 ALU_POP_AFTER\n"
              "          group\n"
              "            x: KILLNE_INT _ = -R2.y.1, 0\n"
+             "          group\n"
+             "            x: KILLGT _ = R1.x.0, R1.y.0\n"
              "cf 7 EXPORT_DONE R2.x.1, R2.y.1, R2.z.2, R2.w.0\n");
 }
 
