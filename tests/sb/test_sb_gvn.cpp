@@ -855,16 +855,20 @@ std::optional<Program> ssa_pipeline(const Program &p, const ShaderInfo &info, bo
 
 } // namespace diff
 
-TEST(SbGvn, RandomProgramsThroughTheSsaPipeline)
+class SbGvnPipeline : public ::testing::TestWithParam<ChipClass> {};
+
+TEST_P(SbGvnPipeline, RandomProgramsAgreeWithAndWithoutGvn)
 {
-   const ShaderInfo info = vs_info(ChipClass::Evergreen);
+   const ChipClass chip = GetParam();
+   const ShaderInfo info = vs_info(chip);
    std::mt19937 rng(99);
    unsigned compared = 0, skipped = 0, invalid = 0, refused = 0;
    const char *only = std::getenv("SBCC_GVN_SEED");
-   for (uint32_t seed = 1; seed <= 2000; seed++) {
+   for (uint32_t seed = 1; seed <= 1000; seed++) {
       if (only && seed != uint32_t(std::atoi(only)))
          continue;
       Program p = diff::Gen(seed).make();
+      p.chip = chip;
       if (only) {
          Parsed r = parse(p);
          std::cout << region_dump(*r.sh) << "----\n";
@@ -930,8 +934,13 @@ TEST(SbGvn, RandomProgramsThroughTheSsaPipeline)
    }
    std::cout << compared << " compared, " << invalid << " invalid sources, " << skipped
              << " failing without gvn, " << refused << " refused with gvn\n";
-   EXPECT_GT(compared, 400u);
+   EXPECT_GT(compared, 400u) << chip_class_name(chip);
    /* Refusals fall back safely, but should stay rare (today: RA cannot
     * coalesce a phi whose source gvn made live past it). */
    EXPECT_LT(refused, compared / 10);
 }
+
+INSTANTIATE_TEST_SUITE_P(Chips, SbGvnPipeline,
+                         ::testing::Values(ChipClass::R700, ChipClass::Evergreen,
+                                           ChipClass::Cayman),
+                         [](const auto &info) { return std::string(chip_class_name(info.param)); });

@@ -474,6 +474,9 @@ struct Gvn {
       }
       if (alu_is_op3(op))
          ni->dst.omod = 0;
+      /* The selectors are stale anyway; clear those the new op lacks. */
+      for (unsigned k = alu_op_info(op).num_src; k < 3; k++)
+         ni->src[k] = AluSrc{};
       a->alu = ni;
       a->src = std::move(src);
    }
