@@ -108,8 +108,8 @@ void Translator::emit_bfe_r700(const Instruction &in, bool is_signed)
 /* Integer division as Mesa: RECIP_UINT estimate, quotient from the high
  * product, one correction either way; x/0 and x%0 give 0xffffffff before
  * the sign fix-up (docs/semantics.md).  Signed forms divide magnitudes.
- * Cayman has no RECIP_UINT: the estimate comes from RECIP_IEEE and one
- * fixed-point Newton step. */
+ * Cayman has no RECIP_UINT: the quotient estimate comes from RECIP_IEEE
+ * and one float refinement. */
 void Translator::emit_divmod(const Instruction &in)
 {
    const bool is_signed = in.opcode == Opcode::IDIV || in.opcode == Opcode::MOD;
@@ -146,31 +146,31 @@ void Translator::emit_divmod(const Instruction &in)
       each([&](unsigned c) { b.add(AluOp::MOV, D, c, {src(in, 1, c)}); });
    }
    if (chip == ChipClass::Cayman) {
-      /* Q = round(2^32 / float(D)): rounding, not FLT_TO_UINT's truncation,
-       * because for D near 2^31 the estimate is 1.99999 and truncating to 1
-       * is beyond what the Newton step and the +-1 correction can repair
-       * (they do for a RECIP_IEEE off by up to 3 ulp either way). */
-      each([&](unsigned c) { b.add(AluOp::UINT_TO_FLT, Q, c, {gpr(D, c)}); });
-      trans(AluOp::RECIP_IEEE, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(Q, c)}; });
-      each([&](unsigned c) {
-         b.add(AluOp::MULADD, Q, c, {gpr(Q, c), imm(0x4f800000u) /* 2^32 */, inl(kSrc_0_5)});
-      });
+      /* Q = quotient from float: F = (1 - 2^-18) / float(D), Q = f2u(N * F),
+       * then Q += f2u((N - Q*D) * F).  The factor keeps both estimates
+       * below the true quotient whatever the rounding of UINT_TO_FLT,
+       * RECIP_IEEE and MUL (a model of this sequence with every float
+       * result off by up to 3 ulp either way never overshoots), so N - Q*D
+       * cannot wrap and Q ends at most 1 low, which the common correction
+       * below fixes.  With that correction's MULLO it is three replicated
+       * ops per channel, as many as the RECIP_UINT path, where Mesa's Newton
+       * step on the reciprocal takes six. */
+      each([&](unsigned c) { b.add(AluOp::UINT_TO_FLT, G, c, {gpr(D, c)}); });
+      trans(AluOp::RECIP_IEEE, G, [&](unsigned c) { return std::vector<Opnd>{gpr(G, c)}; });
+      each([&](unsigned c) { b.add(AluOp::MUL_IEEE, G, c, {gpr(G, c), imm(0x3f7fffc0u)}); });
+      each([&](unsigned c) { b.add(AluOp::UINT_TO_FLT, Q, c, {gpr(N, c)}); });
+      each([&](unsigned c) { b.add(AluOp::MUL_IEEE, Q, c, {gpr(Q, c), gpr(G, c)}); });
       each([&](unsigned c) { b.add(AluOp::FLT_TO_UINT, Q, c, {gpr(Q, c)}); });
-      /* Newton step in 32.32 fixed point: Q*D = 2^32 * hi + lo; the error
-       * of Q*D against 2^32 is lo when hi is 1 (too big) and -lo when hi is
-       * 0 (too small); Q moves by hi(err * Q) ~ err / D against it. */
-      trans(AluOp::MULLO_UINT, P, [&](unsigned c) { return std::vector<Opnd>{gpr(D, c), gpr(Q, c)}; });
-      trans(AluOp::MULHI_UINT, R, [&](unsigned c) { return std::vector<Opnd>{gpr(D, c), gpr(Q, c)}; });
-      each([&](unsigned c) { b.add(AluOp::SUB_INT, G, c, {inl(kSrc_0), gpr(P, c)}); });
-      each([&](unsigned c) { b.add(AluOp::CNDE_INT, G, c, {gpr(R, c), gpr(G, c), gpr(P, c)}); });
-      trans(AluOp::MULHI_UINT, G, [&](unsigned c) { return std::vector<Opnd>{gpr(G, c), gpr(Q, c)}; });
-      each([&](unsigned c) { b.add(AluOp::ADD_INT, O, c, {gpr(Q, c), gpr(G, c)}); });
-      each([&](unsigned c) { b.add(AluOp::SUB_INT, P, c, {gpr(Q, c), gpr(G, c)}); });
-      each([&](unsigned c) { b.add(AluOp::CNDE_INT, Q, c, {gpr(R, c), gpr(O, c), gpr(P, c)}); });
+      trans(AluOp::MULLO_UINT, P, [&](unsigned c) { return std::vector<Opnd>{gpr(Q, c), gpr(D, c)}; });
+      each([&](unsigned c) { b.add(AluOp::SUB_INT, R, c, {gpr(N, c), gpr(P, c)}); });
+      each([&](unsigned c) { b.add(AluOp::UINT_TO_FLT, R, c, {gpr(R, c)}); });
+      each([&](unsigned c) { b.add(AluOp::MUL_IEEE, R, c, {gpr(R, c), gpr(G, c)}); });
+      each([&](unsigned c) { b.add(AluOp::FLT_TO_UINT, R, c, {gpr(R, c)}); });
+      each([&](unsigned c) { b.add(AluOp::ADD_INT, Q, c, {gpr(Q, c), gpr(R, c)}); });
    } else {
       trans(AluOp::RECIP_UINT, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(D, c)}; });
+      trans(AluOp::MULHI_UINT, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(N, c), gpr(Q, c)}; });
    }
-   trans(AluOp::MULHI_UINT, Q, [&](unsigned c) { return std::vector<Opnd>{gpr(N, c), gpr(Q, c)}; });
    trans(AluOp::MULLO_UINT, P, [&](unsigned c) { return std::vector<Opnd>{gpr(Q, c), gpr(D, c)}; });
    each([&](unsigned c) { b.add(AluOp::SUB_INT, R, c, {gpr(N, c), gpr(P, c)}); });
    each([&](unsigned c) { b.add(AluOp::SETGE_UINT, G, c, {gpr(R, c), gpr(D, c)}); });
