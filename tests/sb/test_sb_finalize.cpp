@@ -468,6 +468,49 @@ TEST(SbFinalize, SyntheticClauseAndInstruction)
       EXPECT_EQ(std::bit_cast<float>(got[i][0]), std::bit_cast<float>(in[i][0]) + 1.0f);
 }
 
+TEST(SbFinalize, FetchClausesJoinWhenIndependent)
+{
+   auto tex = [](unsigned src, unsigned dst_gpr) {
+      CfInstr c;
+      c.op = CfOp::TEX;
+      TexInstr t;
+      t.src_gpr = uint8_t(src);
+      t.dst_gpr = uint8_t(dst_gpr);
+      c.fetches.push_back(t);
+      return c;
+   };
+   /* R3 = tex(R1), R4 = tex(R1): one clause; R5 = tex(R3) reads R3: a new one. */
+   Program p = program(kEg, {tex(1, 3), tex(1, 4), tex(3, 5), export_done(5)});
+   std::string refused, error;
+   auto out = finalize(p, vs_info(kEg), &refused, &error);
+   ASSERT_TRUE(out) << refused << error;
+   EXPECT_EQ(listing(*out), "0 TEX fetches=2\n1 TEX fetches=1\n2 EXPORT_DONE R5.xyzw EOP\n");
+
+   /* The allocator puts R3's x and y into R6.w and R6.z: the fetch's dst_sel
+    * follows (w gets component x, z gets y), and z/w are not written. */
+   Program q = program(kEg, {tex(1, 3), export_done(3)});
+   q.cf[1].exp.swizzle = {kSelX, kSelY, kSel0, kSel1}; /* reads x and y only */
+   Diagnostics d;
+   auto sh = region_parse(q, {}, d);
+   ASSERT_TRUE(sh);
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Allocation a = identity_allocation(*sh);
+   auto r3 = [&](unsigned chan, unsigned version) {
+      return sh->value_id(sh->var_id(VarKind::Gpr, 3, chan), version);
+   };
+   a.reg[r3(0, 1)] = RegAssign{6, 3};
+   a.reg[r3(1, 1)] = RegAssign{6, 2};
+   a.reg[r3(2, 1)] = RegAssign{-1, 0};
+   a.reg[r3(3, 1)] = RegAssign{-1, 0};
+   Program o;
+   ASSERT_TRUE(bc_finalize(*sh, a, vs_info(kEg), o, d)) << d.str();
+   const TexInstr &t = std::get<TexInstr>(o.cf[0].fetches[0]);
+   EXPECT_EQ(t.dst_gpr, 6);
+   EXPECT_EQ(t.dst_sel, (std::array<uint8_t, 4>{kSelMask, kSelMask, kSelY, kSelX}));
+   EXPECT_EQ(listing(o), "0 TEX fetches=1\n1 EXPORT_DONE R6.wz01 EOP\n");
+}
+
 TEST(SbFinalize, ParserRefusesConditionalBreakClauses)
 {
    Program p = program(kEg, {

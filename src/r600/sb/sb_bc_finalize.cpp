@@ -248,6 +248,8 @@ class Finalizer {
    /* The last CF emitted folded an if's POP into an ALU clause: its index
     * and that if's jumper, so an enclosing if can make it ALU_POP2_AFTER. */
    int folded_cf_ = -1;
+   /* The fetch clause emitted last, which the next one may join. */
+   int last_fetch_cf_ = -1;
    unsigned folded_jumper_ = 0;
 
    struct LoopCtx {
@@ -699,6 +701,7 @@ bool Finalizer::emit_fetch(const Node *n)
       emit_cf(c);
       c.fetches.clear();
    };
+   std::vector<FetchInstr> fetched;
    for (const Node *f : n->children) {
       if (f->kind != NodeKind::Fetch || !f->fetch)
          return fail("a fetch clause holds something other than fetches");
@@ -758,11 +761,55 @@ bool Finalizer::emit_fetch(const Node *n)
       }
       if (si != f->src.size() || di != f->dst.size())
          return fail("fetch values do not match its selects");
+      fetched.push_back(std::move(fi));
+   }
+
+   /* Join the fetch clause emitted just before when nothing here reads or
+    * overwrites what it touches: one CF less, same results. */
+   auto regs = [](const FetchInstr &f, int &src, int &dst) {
+      if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
+         src = t->src_gpr;
+         dst = t->dst_gpr;
+         bool any = false;
+         for (uint8_t d : t->dst_sel)
+            any = any || d != kSelMask;
+         if (!any)
+            dst = -1;
+      } else {
+         const VtxInstr &v = std::get<VtxInstr>(f);
+         src = v.src_gpr;
+         dst = v.dst_gpr;
+      }
+   };
+   if (last_fetch_cf_ >= 0 && unsigned(last_fetch_cf_) + 1 == out_.cf.size()) {
+      const CfInstr &prev = out_.cf.back();
+      bool ok = prev.op == c.op && prev.valid_pixel_mode == c.valid_pixel_mode &&
+                prev.whole_quad_mode == c.whole_quad_mode &&
+                prev.fetches.size() + fetched.size() <= max_fetch;
+      std::set<int> read, written;
+      for (const FetchInstr &f : prev.fetches) {
+         int sg, dg;
+         regs(f, sg, dg);
+         read.insert(sg);
+         written.insert(dg);
+      }
+      for (const FetchInstr &f : fetched) {
+         int sg, dg;
+         regs(f, sg, dg);
+         ok = ok && !written.count(sg) && (dg < 0 || (!read.count(dg) && !written.count(dg)));
+      }
+      if (ok) {
+         c.fetches = prev.fetches;
+         out_.cf.pop_back();
+      }
+   }
+   for (FetchInstr &fi : fetched) {
       if (c.fetches.size() >= max_fetch)
          close();
       c.fetches.push_back(std::move(fi));
    }
    close();
+   last_fetch_cf_ = int(out_.cf.size()) - 1;
    return true;
 }
 
