@@ -160,7 +160,7 @@ struct Checker {
    /* The operands of one fetch or export element: one GPR, a channel per
     * distinct value.  `first`: the GPR the element must use, or -1. */
    int vector_operand(const std::vector<Value> &vals, size_t from, size_t count, int first,
-                      const char *what)
+                      const char *what, bool masked_ok = false)
    {
       int g = first;
       unsigned chans = 0;
@@ -168,6 +168,8 @@ struct Checker {
       for (size_t k = from; k < from + count && k < vals.size(); k++) {
          const Value &v = vals[k];
          if (!reg_value(v))
+            continue;
+         if (masked_ok && (sh.value_id(v) >= alloc.reg.size() || alloc.reg[sh.value_id(v)].gpr < 0))
             continue;
          int s = slot(v);
          if (s < 0)
@@ -248,14 +250,20 @@ struct Checker {
       case NodeKind::Fetch:
          if (n->kind == NodeKind::Fetch) {
             vector_operand(n->src, 0, n->src.size(), -1, "fetch source");
-            vector_operand(n->dst, 0, n->dst.size(), -1, "fetch result");
+            vector_operand(n->dst, 0, n->dst.size(), -1, "fetch result", true);
          }
          for (const Value &s : n->src)
             use(s, st);
          for (const Value &d : n->dst)
             dst_use(d, st);
-         for (const Value &d : n->dst)
+         for (const Value &d : n->dst) {
+            /* A fetch result without a register is masked, not written;
+             * a later read of it fails as a read without a register. */
+            if (n->kind == NodeKind::Fetch && reg_value(d) &&
+                (sh.value_id(d) >= alloc.reg.size() || alloc.reg[sh.value_id(d)].gpr < 0))
+               continue;
             def(d, st);
+         }
          return true;
       case NodeKind::Psi: {
          if (n->src.size() != 3 || n->dst.size() != 1) {

@@ -178,6 +178,59 @@ struct Classes {
    }
 };
 
+bool pin_group(RaContext &ctx, Classes &cl, int g, const std::vector<const RaCopy *> &cs)
+{
+   if (cs.size() != ctx.vec_groups[g].size())
+      return false;
+   int pre = ctx.pre_gpr[ctx.find(cs[0]->src)];
+   bool ok = pre >= 0;
+   cl.allow_pin = true;
+   for (const RaCopy *c : cs)
+      ok = ok && ctx.pre_gpr[ctx.find(c->src)] == pre && cl.merge(c->dst, c->src, true);
+   if (ok)
+      for (const RaCopy *c : cs)
+         if (cl.merge(c->dst, c->src))
+            ctx.coalesced++;
+   cl.allow_pin = false;
+   return ok;
+}
+
+bool join_group(RaContext &ctx, Classes &cl, int g, const std::vector<const RaCopy *> &cs)
+{
+   if (cs.size() != ctx.vec_groups[g].size())
+      return false;
+   int other = -1;
+   for (const RaCopy *c : cs) {
+      int sg = ctx.vec_group[ctx.find(c->src)];
+      if (sg == g || (sg >= 0 && other >= 0 && sg != other))
+         return false;
+      if (sg >= 0)
+         other = sg;
+   }
+   if (other < 0 || !cl.can_join(other, cs))
+      return false;
+   bool ok = true;
+   for (const RaCopy *c : cs) {
+      unsigned rd = ctx.find(c->dst), rs = ctx.find(c->src);
+      int gd = ctx.vec_group[rd], gs = ctx.vec_group[rs];
+      /* dry check as if the two operands were one */
+      ctx.vec_group[rd] = -1;
+      ctx.vec_group[rs] = -1;
+      ok = ok && cl.merge(c->dst, c->src, true);
+      ctx.vec_group[rd] = gd;
+      ctx.vec_group[rs] = gs;
+   }
+   if (!ok)
+      return false;
+   cl.join_groups(other, g);
+   cl.allow_same_group = true;
+   for (const RaCopy *c : cs)
+      if (cl.merge(c->dst, c->src))
+         ctx.coalesced++;
+   cl.allow_same_group = false;
+   return true;
+}
+
 } // namespace
 
 bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
@@ -211,64 +264,26 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
    auto by_cost = [](const RaCopy &a, const RaCopy &b) { return a.cost > b.cost; };
    std::stable_sort(vec.begin(), vec.end(), by_cost);
    std::stable_sort(rest.begin(), rest.end(), by_cost);
-   /* Vector operands whose every copy reads a value precoloured to one
-    * GPR (an export of an input register) go there whole. */
+   /* Vector operands in tree order, each whole: into the precoloured GPR
+    * all its copies read (an export of an input register), else into the
+    * operand its sources already form (a fetch or export of a fetch
+    * result, fetches sharing coordinates), else copy by copy. */
    for (size_t g = 0; g < ctx.vec_groups.size(); g++) {
       std::vector<const RaCopy *> cs;
       for (const RaCopy &c : vec)
-         if (ctx.vec_group[c.dst] == int(g))
+         if (ctx.vec_group[ctx.find(c.dst)] == int(g))
             cs.push_back(&c);
-      if (cs.empty() || cs.size() != ctx.vec_groups[g].size())
+      if (cs.empty())
          continue;
-      int pre = ctx.pre_gpr[ctx.find(cs[0]->src)];
-      bool ok = pre >= 0;
-      cl.allow_pin = true;
-      for (const RaCopy *c : cs)
-         ok = ok && ctx.pre_gpr[ctx.find(c->src)] == pre && cl.merge(c->dst, c->src, true);
-      if (ok)
-         for (const RaCopy *c : cs)
-            if (cl.merge(c->dst, c->src))
-               ctx.coalesced++;
-      cl.allow_pin = false;
-      if (ok)
+      if (pin_group(ctx, cl, int(g), cs) || join_group(ctx, cl, int(g), cs))
          continue;
-      /* All sources in one other vector operand (or in none): join them. */
-      int other = -1;
-      ok = true;
-      for (const RaCopy *c : cs) {
-         int sg = ctx.vec_group[ctx.find(c->src)];
-         if (sg == int(g))
-            ok = false;
-         else if (sg >= 0 && other >= 0 && sg != other)
-            ok = false;
-         else if (sg >= 0)
-            other = sg;
-      }
-      if (!ok || other < 0 || !cl.can_join(other, cs))
-         continue;
-      for (const RaCopy *c : cs) {
-         unsigned rd = ctx.find(c->dst), rs = ctx.find(c->src);
-         int gs = ctx.vec_group[rs];
-         /* dry check as if the groups were one */
-         ctx.vec_group[rd] = -1;
-         ctx.vec_group[rs] = -1;
-         ok = ok && cl.merge(c->dst, c->src, true);
-         ctx.vec_group[rd] = int(g);
-         ctx.vec_group[rs] = gs;
-      }
-      if (!ok)
-         continue;
-      cl.join_groups(other, int(g));
-      cl.allow_same_group = true;
       for (const RaCopy *c : cs)
          if (cl.merge(c->dst, c->src))
             ctx.coalesced++;
-      cl.allow_same_group = false;
    }
-   for (auto *list : {&vec, &rest})
-      for (const RaCopy &c : *list)
-         if (cl.merge(c.dst, c.src))
-            ctx.coalesced++;
+   for (const RaCopy &c : rest)
+      if (cl.merge(c.dst, c.src))
+         ctx.coalesced++;
    return true;
 }
 

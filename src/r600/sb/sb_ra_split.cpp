@@ -32,6 +32,7 @@ struct Splitter {
    std::vector<std::vector<Ref>> forced, vecs;
    std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre; /* value -> gpr, chan */
    std::vector<std::pair<Ref, Ref>> psi_pairs;
+   std::vector<Ref> fetch_dsts; /* results of fetches outside arrays */
 
    bool fail(unsigned cf, const std::string &msg)
    {
@@ -181,6 +182,7 @@ struct Splitter {
                if (v.kind == ValueKind::Var && alloc(v))
                   pre.push_back({ref(v), {sh.vars[v.var].index, sh.vars[v.var].chan}});
          } else if (!d.empty()) {
+            fetch_dsts.insert(fetch_dsts.end(), d.begin(), d.end());
             vecs.push_back(std::move(d));
          }
       }
@@ -390,6 +392,15 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
 
    ctx.allocatable.assign(nv, false);
    mark_present(sh, sh.root, ctx.allocatable);
+   /* A fetch result nothing reads gets no register: bc_finalize masks it
+    * (dst_sel 7), so it costs no channel of the fetch's GPR. */
+   std::vector<bool> used;
+   liveness_used(sh, used);
+   for (const Ref &r : s.fetch_dsts) {
+      unsigned i = sh.value_id(r.first, r.second);
+      if (!used[i])
+         ctx.allocatable[i] = false;
+   }
 
    auto id = [&](const Ref &r) { return sh.value_id(r.first, r.second); };
 
@@ -435,6 +446,8 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
       ctx.vec_groups.emplace_back();
       for (const Ref &r : g) {
          unsigned i = id(r);
+         if (!ctx.allocatable[i])
+            continue;
          if (ctx.vec_group[i] >= 0) {
             diags.error("ra", SourceLoc{0, 0}, "ra_split: a value in two vector operands");
             return false;
