@@ -625,6 +625,8 @@ TEST(SbIfConversion, IntegerCompareKinds)
 struct WholeStats {
    unsigned stages = 0, parsed = 0, ifs = 0, converted = 0, with_conversion = 0;
    unsigned finalized = 0, compared = 0, not_comparable = 0, fallback = 0;
+   unsigned fallback_caused = 0; /* the unconverted tree finalizes */
+   std::map<std::string, unsigned> kept;
    std::string failures;
 };
 
@@ -653,6 +655,24 @@ Batch make_batch(const ShaderInfo &info)
    return b;
 }
 
+/* Whether the pipeline finalizes the program without if_conversion: tells
+ * the fallbacks conversion causes from those it does not. */
+bool finalizes_unconverted(const Program &prog, const ShaderInfo &info)
+{
+   Diagnostics d;
+   RegionParseOptions opts;
+   opts.arrays = infer_rel_arrays(prog);
+   auto sh = region_parse(prog, opts, d);
+   if (!sh)
+      return false;
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Allocation alloc;
+   Program out;
+   return dce_cleanup(*sh, d) && register_allocation(*sh, info, alloc, d) &&
+          bc_finalize(*sh, alloc, info, out, d);
+}
+
 void convert_stage(const Program &prog, const ShaderInfo &info, const std::string &what,
                    WholeStats &st)
 {
@@ -673,17 +693,23 @@ void convert_stage(const Program &prog, const ShaderInfo &info, const std::strin
       return;
    }
    st.converted += ic.converted;
+   for (auto &[why, n] : ic.kept)
+      st.kept[why] += n;
    if (!ic.converted)
       return;
    st.with_conversion++;
    Allocation alloc;
    if (!dce_cleanup(*sh, d) || !register_allocation(*sh, info, alloc, d)) {
       st.fallback++;
+      st.fallback_caused += finalizes_unconverted(prog, info);
+      if (std::getenv("SBCC_IFC_VERBOSE"))
+         std::cerr << what << ": RA: " << d.str();
       return;
    }
    Program out;
    if (!bc_finalize(*sh, alloc, info, out, d)) {
       st.fallback++;
+      st.fallback_caused += finalizes_unconverted(prog, info);
       if (std::getenv("SBCC_IFC_VERBOSE"))
          std::cerr << what << ": bc_finalize: " << d.str();
       return;
@@ -743,8 +769,11 @@ std::string summary(const WholeStats &st)
    std::ostringstream o;
    o << st.stages << " stages, " << st.parsed << " parsed, ifs " << st.ifs << ", converted "
      << st.converted << " in " << st.with_conversion << " stages; finalized " << st.finalized
-     << " (fallback " << st.fallback << "), emulator-compared " << st.compared
+     << " (fallback " << st.fallback << ", of which "
+     << st.fallback_caused << " only with conversion), emulator-compared " << st.compared
      << " (not runnable alone " << st.not_comparable << ")";
+   for (auto &[why, n] : st.kept)
+      o << "\n  kept " << n << ": " << why;
    return o.str();
 }
 
@@ -804,6 +833,7 @@ TEST(SbIfConversionWhole, ShaderTestStages)
             compile_and_convert(text, f.filename().string(), chip, st);
       std::cout << chip_class_name(chip) << ": " << summary(st) << "\n";
       EXPECT_EQ(st.failures, "");
+      EXPECT_EQ(st.fallback_caused, 0u);
       EXPECT_GT(st.converted, 0u);
       EXPECT_GT(st.compared, 0u);
    }
@@ -817,6 +847,7 @@ TEST(SbIfConversionWhole, RandomPrograms)
                           ChipClass::Evergreen, st);
    std::cout << summary(st) << "\n";
    EXPECT_EQ(st.failures, "");
+   EXPECT_EQ(st.fallback_caused, 0u);
    EXPECT_GT(st.compared, 0u);
 }
 
@@ -830,9 +861,8 @@ TEST(SbIfConversionWhole, CorpusTgsi)
    std::filesystem::path dir;
    if (const char *e = std::getenv("SBCC_CORPUS"); e && *e)
       dir = e;
-   else
-      dir = std::filesystem::path(__FILE__).parent_path() / ".." / ".." / ".." / "shared" /
-            "corpus";
+   else if (auto shaders = source_dir("shaders")) /* <source root>/tests/shaders */
+      dir = *shaders / ".." / ".." / ".." / "shared" / "corpus";
    if (!std::filesystem::is_directory(dir / "tgsi"))
       GTEST_SKIP() << "corpus not found (set SBCC_CORPUS or put it at ../shared/corpus)";
    WholeStats st;
@@ -844,6 +874,7 @@ TEST(SbIfConversionWhole, CorpusTgsi)
    }
    std::cout << "corpus evergreen: " << summary(st) << "\n";
    EXPECT_EQ(st.failures, "");
+   EXPECT_EQ(st.fallback_caused, 0u);
 }
 
 } // namespace

@@ -131,6 +131,14 @@ struct Converter {
    RegionShader &sh;
    std::map<ValueKey, unsigned> uses; /* of exec-mask and predicate values */
    unsigned converted = 0;
+   std::map<std::string, unsigned> *kept = nullptr;
+   mutable const char *why = nullptr;
+
+   bool no(const char *reason) const
+   {
+      why = reason;
+      return false;
+   }
 
    void count_uses(const Value &v)
    {
@@ -175,31 +183,32 @@ struct Converter {
       for (size_t i = first; i < nodes.size(); i++) {
          const Node *cf = nodes[i];
          if (cf->kind != NodeKind::Cf)
-            return false;
+            return no(cf->kind == NodeKind::Region ? "side has nested control flow"
+                                                   : "side has a break, continue or other node");
          if (cf->cf) {
             switch (cf->cf->op) {
             case CfOp::ALU:
             case CfOp::ALU_PUSH_BEFORE: /* left over from an if converted before */
             case CfOp::ALU_POP_AFTER:
             case CfOp::ALU_POP2_AFTER: break;
-            default: return false;
+            default: return no("side has a non-ALU clause");
             }
          }
          cost.clauses++;
          for (const Node *g : cf->children) {
             if (g->kind != NodeKind::AluGroup)
-               return false;
+               return no("side has a psi or fetch");
             cost.groups++;
             for (const Node *a : g->children) {
                if (a->kind != NodeKind::Alu || !a->alu)
-                  return false;
+                  return no("side has an instruction with effects");
                const AluInstr &in = *a->alu;
                if (has_side_effect(in.op) || in.pred_sel != 0 || in.update_exec_mask ||
                    in.update_pred)
-                  return false;
+                  return no("side reads relative or clause-bound operands");
                for (const Value &s : a->src)
                   if (!movable_src(s))
-                     return false;
+                     return no("side writes AR, predicate, exec mask, an array or relatively");
                for (const Value &d : a->dst)
                   if (!movable_dst(d))
                      return false;
@@ -237,26 +246,26 @@ struct Converter {
    {
       AluOp set;
       if (a->kind != NodeKind::Alu || !a->alu || !set_op_for(a->alu->op, set))
-         return false;
+         return no("condition is not a single PRED_SETcc");
       if (a->alu->pred_sel != 0 || a->src.size() != 2)
-         return false;
+         return no("condition is not a single PRED_SETcc");
       /* A written PRED_SET result is 1.0/0.0 even for integer compares;
        * the backends never write it, so such code just stays a branch. */
       if (a->dst.empty() || a->dst[0].kind != ValueKind::None)
-         return false;
+         return no("PRED_SET result is written");
       for (size_t i = 1; i < a->dst.size(); i++) {
          const Value &d = a->dst[i];
          if (d.kind != ValueKind::Var)
-            return false;
+            return no("condition is not a single PRED_SETcc");
          VarKind k = sh.vars[d.var].kind;
          if (k != VarKind::ExecMask && k != VarKind::Pred)
-            return false;
+            return no("condition is not a single PRED_SETcc");
          /* The If is the exec mask's only reader; the predicate must
           * have none, since it disappears with the PRED_SET. */
          auto it = uses.find({d.var, d.version});
          unsigned n = it == uses.end() ? 0 : it->second;
          if (n != (k == VarKind::ExecMask ? 1u : 0u))
-            return false;
+            return no("exec mask or predicate read elsewhere");
       }
       return true;
    }
@@ -267,38 +276,38 @@ struct Converter {
       Node *r = parent->children[pos];
       if (r->kind != NodeKind::Region || r->loop || !r->repeats.empty() ||
           !r->loop_phi.empty() || r->departs.size() != 2 || r->children.size() != 1 || pos == 0)
-         return false;
+         return no("not an if region");
       Node *dep_else = r->children[0];
       if (dep_else->kind != NodeKind::Depart || dep_else->target != r ||
           dep_else->dep_index != 1 || dep_else->children.empty())
-         return false;
+         return no("not an if region");
       Node *n_if = dep_else->children[0];
       if (n_if->kind != NodeKind::If || n_if->src.size() != 1 || n_if->children.size() != 1)
-         return false;
+         return no("not an if region");
       Node *dep_then = n_if->children[0];
       if (dep_then->kind != NodeKind::Depart || dep_then->target != r ||
           dep_then->dep_index != 0)
-         return false;
+         return no("not an if region");
       const Value cond = n_if->src[0];
       if (cond.kind != ValueKind::Var || sh.vars[cond.var].kind != VarKind::ExecMask ||
           cond.neg || cond.abs)
-         return false;
+         return no("not an if region");
 
       for (const Node *phi : r->phi) {
          if (phi->src.size() != 2 || phi->dst.size() != 1 ||
              phi->dst[0].kind != ValueKind::Var)
-            return false;
+            return no("phi with modifiers or relative sources");
          for (const Value &s : phi->src)
             if (!movable_src(s) || s.neg || s.abs)
-               return false;
+               return no("phi with modifiers or relative sources");
       }
 
       SideCost then_cost, else_cost;
       if (!side_ok(dep_then->children, 0, then_cost) ||
           !side_ok(dep_else->children, 1, else_cost))
-         return false;
+         return false; /* side_ok said why */
       if (then_cost.alu > kMaxAluPerSide || else_cost.alu > kMaxAluPerSide)
-         return false;
+         return no("over 12 ALU instructions on a side");
       /* Straight-line: both sides plus the selects (4 per group).  Branch:
        * the longer side plus JUMP, POP, ELSE when there is else code, and
        * a clause switch per side clause. */
@@ -307,17 +316,17 @@ struct Converter {
       unsigned cfs = 2 + (else_cost.clauses ? 1 : 0) + then_cost.clauses + else_cost.clauses;
       unsigned branch = std::max(then_cost.groups, else_cost.groups) + kCfCost * cfs;
       if (straight > branch)
-         return false;
+         return no("costlier than the branch");
 
       Node *cfn = parent->children[pos - 1];
       if (cfn->kind != NodeKind::Cf)
-         return false;
+         return no("no ALU clause before the region");
       if (cfn->cf && cfn->cf->op != CfOp::ALU_PUSH_BEFORE && cfn->cf->op != CfOp::ALU)
-         return false;
+         return no("no ALU clause before the region");
       Node *pgroup = nullptr;
       size_t pslot = 0;
       if (!find_pred_set(cfn, cond, pgroup, pslot) || !pred_set_ok(pgroup->children[pslot]))
-         return false;
+         return no("condition is not a single PRED_SETcc");
 
       /* The condition as a value: SETcc with the PRED_SET's operands in its
        * place, so the group still reads them before anything writes. */
@@ -378,9 +387,14 @@ struct Converter {
          return;
       for (Node *c : n->children)
          run(c, depth + 1);
-      for (size_t i = 0; i < n->children.size(); i++)
+      for (size_t i = 0; i < n->children.size(); i++) {
+         why = nullptr;
          if (try_convert(n, i))
             i--; /* the next node moved into this position */
+         else if (why && kept && n->children[i]->kind == NodeKind::Region &&
+                  !n->children[i]->loop)
+            (*kept)[why]++;
+      }
    }
 };
 
@@ -392,7 +406,7 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stat
       diags.error("if_conversion: no region tree");
       return false;
    }
-   Converter c{sh, {}, 0};
+   Converter c{sh, {}, 0, stats ? &stats->kept : nullptr, nullptr};
    c.collect(sh.root);
    c.run(sh.root, 0);
    if (c.converted)

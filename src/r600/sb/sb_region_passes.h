@@ -34,6 +34,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "common/diag.h"
@@ -71,6 +73,7 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags);
 /* The same, adding the number of ifs it converted to `stats` (for sbstat). */
 struct IfConversionStats {
    unsigned converted = 0;
+   std::map<std::string, unsigned> kept; /* why regions stayed branches: count */
 };
 bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stats);
 
