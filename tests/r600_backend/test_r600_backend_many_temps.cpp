@@ -7,7 +7,7 @@
  *
  * This executable also holds the other backend tests that need the
  * reference interpreter beside the emulator: integer division and modulo
- * (RECIP_UINT on R600..Evergreen, RECIP_IEEE plus a Newton step on Cayman)
+ * (RECIP_UINT on R600..Evergreen, a float quotient from RECIP_IEEE on Cayman)
  * over edge values and seeded random pairs, emulator against reference and
  * both against the rules of docs/semantics.md.
  */
