@@ -511,6 +511,40 @@ TEST(SbFinalize, FetchClausesJoinWhenIndependent)
    EXPECT_EQ(listing(o), "0 TEX fetches=1\n1 EXPORT_DONE R6.wz01 EOP\n");
 }
 
+TEST(SbFinalize, BadTreesAndAllocationsAreRefused)
+{
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}),
+                  group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), one())})}),
+      export_done(2),
+   });
+   auto run = [&](auto &&mutate) {
+      Diagnostics d;
+      auto sh = region_parse(p, {}, d);
+      ssa_prepare(*sh);
+      ssa_rename(*sh);
+      Allocation a = identity_allocation(*sh);
+      mutate(*sh, a);
+      Program out;
+      EXPECT_FALSE(bc_finalize(*sh, a, vs_info(kEg), out, d));
+      return d.str();
+   };
+   EXPECT_EQ(run([](RegionShader &, Allocation &a) { a.reg.clear(); }),
+             "error: bc_finalize: allocation does not cover every value\n");
+   EXPECT_EQ(run([](RegionShader &sh, Allocation &a) {
+                a.reg[sh.value_id(sh.var_id(VarKind::Gpr, 2, 0), 1)].gpr = -1;
+             }),
+             "error: bc_finalize: operand R2.x.1 has no register\n");
+   EXPECT_EQ(run([](RegionShader &sh, Allocation &) {
+                sh.root->children[0]->children[1]->children[0]->src[0].var = 9999;
+             }),
+             "error: bc_finalize: an ALU operand names a non-GPR value\n");
+   EXPECT_EQ(run([](RegionShader &sh, Allocation &) {
+                sh.root->children[0]->children[1]->children[0]->alu = nullptr;
+             }),
+             "error: bc_finalize: an ALU group holds something other than instructions\n");
+}
+
 TEST(SbFinalize, ParserRefusesConditionalBreakClauses)
 {
    Program p = program(kEg, {

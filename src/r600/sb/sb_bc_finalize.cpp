@@ -193,16 +193,34 @@ class Finalizer {
       return false;
    }
 
+   /* Bad trees (stale numbering, foreign values) must not index out of
+    * range: such values have no id and no register. */
+   bool has_id(const Value &v) const
+   {
+      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < sh_.vars.size() &&
+             size_t(v.var) < sh_.value_base.size() &&
+             sh_.value_id(v) < alloc_.reg.size() &&
+             (size_t(v.var) >= sh_.version_count.size() ||
+              v.version <= sh_.version_count[v.var]);
+   }
+   std::string name(const Value &v) const
+   {
+      if (v.kind == ValueKind::Var && (v.var < 0 || size_t(v.var) >= sh_.vars.size()))
+         return "<unknown value>";
+      return v.kind == ValueKind::Var ? value_name(sh_, v) : "<not a register value>";
+   }
+   bool is_kind(const Value &v, VarKind k) const
+   {
+      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < sh_.vars.size() &&
+             sh_.vars[v.var].kind == k;
+   }
    RegAssign reg(const Value &v) const
    {
-      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= sh_.vars.size())
-         return RegAssign{};
-      const unsigned id = sh_.value_id(v);
-      return id < alloc_.reg.size() ? alloc_.reg[id] : RegAssign{};
+      return has_id(v) ? alloc_.reg[sh_.value_id(v)] : RegAssign{};
    }
    bool is_reg_var(const Value &v) const
    {
-      if (v.kind != ValueKind::Var)
+      if (!has_id(v))
          return false;
       VarKind k = sh_.vars[v.var].kind;
       return k == VarKind::Gpr || k == VarKind::Temp;
@@ -268,11 +286,10 @@ bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, A
    case ValueKind::Var: {
       if (!is_reg_var(v))
          return fail("an ALU operand names a " +
-                     std::string(sh_.vars[v.var].kind == VarKind::AddrReg ? "AR" : "non-GPR") +
-                     " value");
+                     std::string(is_kind(v, VarKind::AddrReg) ? "AR" : "non-GPR") + " value");
       RegAssign r = reg(v);
       if (r.gpr < 0 || r.gpr >= int(kMaxGpr))
-         return fail("operand " + value_name(sh_, v) + " has no register");
+         return fail("operand " + name(v) + " has no register");
       s.sel = uint16_t(r.gpr);
       s.chan = r.chan;
       return true;
@@ -280,7 +297,7 @@ bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, A
    case ValueKind::Rel:
       if (!v.rel || v.rel->kind != ValueKind::Var)
          return fail("relative operand without an address");
-      if (sh_.vars[v.rel->var].kind == VarKind::AddrReg)
+      if (is_kind(*v.rel, VarKind::AddrReg))
          g.uses_ar = true;
       s.sel = uint16_t(v.base);
       s.chan = uint8_t(v.chan);
@@ -336,7 +353,7 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
    if (in.pred_sel == 2 || in.pred_sel == 3)
       g.uses_pred = true;
    for (const Value &d : a->dst)
-      if (d.kind == ValueKind::Var && sh_.vars[d.var].kind == VarKind::ExecMask) {
+      if (is_kind(d, VarKind::ExecMask)) {
          g.exec_defs.push_back(d.version);
          g.sets_exec = true;
       }
@@ -353,7 +370,7 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
    } else if (d.kind == ValueKind::Rel) {
       if (!d.rel || d.rel->kind != ValueKind::Var)
          return fail("relative destination without an address");
-      if (sh_.vars[d.rel->var].kind == VarKind::AddrReg)
+      if (is_kind(*d.rel, VarKind::AddrReg))
          g.uses_ar = true;
       in.dst.gpr = uint8_t(d.base);
       in.dst.chan = uint8_t(d.chan);
@@ -361,12 +378,12 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
       in.dst.write = true;
    } else if (is_reg_var(d)) {
       RegAssign r = reg(d);
-      auto psi = psi_of_temp_.find(sh_.value_id(d));
+      auto psi = psi_of_temp_.find(sh_.value_id(d)); /* is_reg_var: has an id */
       if (psi != psi_of_temp_.end())
          r = reg(psi->second->dst[0]);
       if (r.gpr < 0) {
          if (alu_is_op3(in.op))
-            return fail(std::string(info.name) + " result " + value_name(sh_, d) +
+            return fail(std::string(info.name) + " result " + name(d) +
                         " has no register");
          in.dst.write = false;
       } else {
@@ -857,8 +874,8 @@ bool Finalizer::check_phis(const Node *region)
       for (const Value &s : p->src) {
          RegAssign r = reg(s);
          if (!is_reg_var(s) || r.gpr != d.gpr || r.chan != d.chan)
-            return fail("phi " + value_name(sh_, p->dst[0]) + " and its source " +
-                        value_name(sh_, s) + " are not in one register");
+            return fail("phi " + name(p->dst[0]) + " and its source " +
+                        name(s) + " are not in one register");
       }
       return true;
    };
@@ -885,14 +902,14 @@ bool Finalizer::emit_if(const Node *reg)
       return fail("if without its depart");
    const Node *d0 = n_if->children[0];
    const Value &cond = n_if->src[0];
-   if (cond.kind != ValueKind::Var || sh_.vars[cond.var].kind != VarKind::ExecMask)
+   if (!is_kind(cond, VarKind::ExecMask))
       return fail("if condition is not an exec mask");
    bool found = false;
    for (const PGroup &p : pending_)
       for (unsigned v : p.exec_defs)
          found = found || v == cond.version;
    if (!found)
-      return fail("the PRED_SET of " + value_name(sh_, cond) +
+      return fail("the PRED_SET of " + name(cond) +
                   " is not in the ALU clause just before its if");
    if (!flush(CfOp::ALU_PUSH_BEFORE))
       return false;
@@ -1053,9 +1070,9 @@ bool Finalizer::check_values(const Node *n)
          return fail("malformed psi");
       RegAssign d = reg(n->dst[0]), o = reg(n->src[2]);
       if (d.gpr != o.gpr || d.chan != o.chan)
-         return fail("psi " + value_name(sh_, n->dst[0]) + " and the value it keeps, " +
-                     value_name(sh_, n->src[2]) + ", are not in one register");
-      psi_of_temp_[sh_.value_id(n->src[1])] = n;
+         return fail("psi " + name(n->dst[0]) + " and the value it keeps, " +
+                     name(n->src[2]) + ", are not in one register");
+      psi_of_temp_[sh_.value_id(n->src[1])] = n; /* is_reg_var: has an id */
    }
    for (const Node *c : n->children)
       if (!check_values(c))
@@ -1085,7 +1102,7 @@ bool Finalizer::run()
          if (n->kind == NodeKind::Psi)
             continue;
          auto check = [&](const Value &v) {
-            return !(v.kind == ValueKind::Var && psi_of_temp_.count(sh_.value_id(v)));
+            return !(has_id(v) && psi_of_temp_.count(sh_.value_id(v)));
          };
          for (const Value &v : n->src)
             if (!check(v))
