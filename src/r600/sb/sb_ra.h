@@ -102,6 +102,9 @@ std::set<const Node *> live_instructions(const RegionShader &sh, std::vector<boo
  * live-set sizes at definitions, not quadratic in the number of values. */
 void ra_build_interference(const RegionShader &sh, RaContext &ctx);
 bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b);
+/* An ALU MOV without modifiers, predicate or relative source: its result
+ * is its source's bits, so the two may share a register while both live. */
+bool alu_is_plain_copy(const Node *alu);
 /* Whether the value gets a register at all (Gpr/Temp, not an array). */
 bool ra_value_allocatable(const RegionShader &sh, const Value &v);
 

@@ -32,6 +32,9 @@ struct Checker {
    std::vector<State> exit_acc, repeat_acc, rep_prev;
    std::vector<std::pair<int, unsigned>> names; /* value id -> (var, version) */
    std::vector<const Node *> psi_of;            /* predicated result -> psi */
+   /* Value ids through plain copies: a register holding a copy's source
+    * holds the copy too (same bits), and RA lets them share. */
+   std::vector<int> canon;
 
    Checker(const RegionShader &s, const Allocation &a, Diagnostics &d)
       : sh(s), alloc(a), diags(d)
@@ -85,7 +88,7 @@ struct Checker {
    {
       if (reg_value(v)) {
          int s = slot(v);
-         int id = int(sh.value_id(v));
+         int id = canon[sh.value_id(v)];
          if (s >= 0 && st[s] != id) {
             std::string held = st[s] >= 0 ? name(unsigned(st[s])) : "no known value";
             error(value_name(sh, v) + " is read from " + reg_name(s) + ", which holds " + held);
@@ -120,7 +123,7 @@ struct Checker {
             else
                error("the predicated " + value_name(sh, v) + " is not where its psi's old value is");
          }
-         st[s] = int(id);
+         st[s] = canon[id];
       }
       for (const Value &d : v.maydef)
          def(d, st);
@@ -277,7 +280,7 @@ struct Checker {
          if (reg_value(n->dst[0])) {
             int s = slot(n->dst[0]);
             if (s >= 0)
-               st[s] = int(sh.value_id(n->dst[0]));
+               st[s] = canon[sh.value_id(n->dst[0])];
          }
          return true;
       }
@@ -339,7 +342,7 @@ struct Checker {
             if (reg_value(p->dst[0])) {
                int s = slot(p->dst[0]);
                if (s >= 0)
-                  st[s] = int(sh.value_id(p->dst[0]));
+                  st[s] = canon[sh.value_id(p->dst[0])];
             }
       }
       return reach;
@@ -347,6 +350,8 @@ struct Checker {
 
    void index_psis(const Node *n)
    {
+      if (alu_is_plain_copy(n) && reg_value(n->dst[0]) && reg_value(n->src[0]))
+         canon[sh.value_id(n->dst[0])] = canon[sh.value_id(n->src[0])];
       if (n->kind == NodeKind::Psi && n->src.size() == 3 && reg_value(n->src[1]))
          psi_of[sh.value_id(n->src[1])] = n;
       for (const Node *c : n->children)
@@ -368,6 +373,9 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       for (unsigned ver = 0; ver <= sh.version_count[v]; ver++)
          ck.names[sh.value_id(int(v), ver)] = {int(v), ver};
    ck.psi_of.assign(sh.num_values(), nullptr);
+   ck.canon.resize(sh.num_values());
+   for (unsigned i = 0; i < sh.num_values(); i++)
+      ck.canon[i] = int(i);
    ck.index_psis(sh.root);
    State st(128 * 4, kUnknown);
    ck.exit_acc.assign(sh.regions.size(), State(128 * 4, kTop));

@@ -240,12 +240,19 @@ struct LiveWalk {
    }
 
    /* Defines `defs` (all at one point) with `live` the set after them. */
+   /* Copy results (plain MOV) -> their source: the two hold the same bits,
+    * so they do not interfere even while both live (Chaitin's rule for
+    * moves); ra_checker compares values through the same copy relation. */
+   std::unordered_map<unsigned, unsigned> copy_of;
+
    void define(const std::vector<unsigned> &defs, LiveSet &live)
    {
       if (record) {
          for (unsigned d : defs) {
+            auto cp = copy_of.find(d);
             for (unsigned w : live)
-               edge(d, w);
+               if (cp == copy_of.end() || cp->second != w)
+                  edge(d, w);
             for (unsigned e : defs)
                if (e < d)
                   edge(d, e);
@@ -415,6 +422,30 @@ struct Order {
 
 } // namespace
 
+bool alu_is_plain_copy(const Node *a)
+{
+   const AluInstr *in = a->alu;
+   if (a->kind != NodeKind::Alu || !in || in->op != AluOp::MOV || in->dst.clamp ||
+       in->dst.omod || in->pred_sel || a->src.size() != 1 || a->dst.size() != 1)
+      return false;
+   const Value &s = a->src[0], &d = a->dst[0];
+   return s.kind == ValueKind::Var && !s.neg && !s.abs && !s.rel && d.kind == ValueKind::Var;
+}
+
+namespace {
+
+void scan_copies(const RegionShader &sh, const Node *n,
+                 std::unordered_map<unsigned, unsigned> &copy_of)
+{
+   if (n->kind == NodeKind::Alu && alu_is_plain_copy(n) && ra_value_allocatable(sh, n->dst[0]) &&
+       ra_value_allocatable(sh, n->src[0]))
+      copy_of[sh.value_id(n->dst[0])] = sh.value_id(n->src[0]);
+   for (const Node *c : n->children)
+      scan_copies(sh, c, copy_of);
+}
+
+} // namespace
+
 void ra_build_interference(const RegionShader &sh, RaContext &ctx)
 {
    unsigned nv = sh.num_values();
@@ -423,11 +454,12 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    ctx.chan_excl.assign(nv, {});
    ctx.def_order.assign(nv, 0);
    ctx.loop_depth.assign(nv, 0);
-   LiveWalk w{sh, ctx, false, false, {}, {}, {}, ctx.adj};
+   LiveWalk w{sh, ctx, false, false, {}, {}, {}, ctx.adj, {}};
    w.exit_set.assign(sh.regions.size(), {});
    w.entry_set.assign(sh.regions.size(), {});
    for (auto &p : ctx.psi_pairs)
       w.psi_old[p.first] = p.second;
+   scan_copies(sh, sh.root, w.copy_of);
    /* Entry sets only grow; nesting depth bounds the rounds, the cap only
     * guards against a bug turning into a hang (ra_split then refuses). */
    ctx.live_converged = false;
