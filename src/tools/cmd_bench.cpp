@@ -207,8 +207,8 @@ bool load_sb_inputs(const std::string &path, r600::ChipClass chip, std::vector<S
    return true;
 }
 
-/* Seconds per pass name (a name recorded twice in one run is summed) plus
- * the whole call under kWhole. */
+/* Seconds per pass name (the second run of a name in one call is "name #2")
+ * plus the whole call under kWhole. */
 using PassTimes = std::map<std::string, double>;
 constexpr const char *kWhole = "sb_optimize (whole)";
 
@@ -249,11 +249,15 @@ SbTiming time_sb(const SbInput &in, unsigned runs)
       double whole = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       (void)res; /* only the time matters */
       PassTimes one;
+      std::map<std::string, unsigned> seen;
       for (const auto &pt : st.times) {
-         if (!one.count(pt.pass) && std::find(t.order.begin(), t.order.end(), pt.pass) ==
-                                       t.order.end())
-            t.order.push_back(pt.pass);
-         one[pt.pass] += pt.seconds;
+         /* A name sb records again is a later stage running the same pass
+          * (the clause-local bc_parser after the SSA stage): keep it apart. */
+         unsigned n = ++seen[pt.pass];
+         std::string name = n == 1 ? pt.pass : pt.pass + " #" + std::to_string(n);
+         if (std::find(t.order.begin(), t.order.end(), name) == t.order.end())
+            t.order.push_back(name);
+         one[name] += pt.seconds;
       }
       one[kWhole] = whole;
       for (const auto &[name, sec] : one)
@@ -508,14 +512,19 @@ int run_sb_scaling(const std::vector<unsigned> &sizes, r600::ChipClass chip, uns
       std::vector<double> per;
       for (size_t i = 0; i < ts.size(); i++) {
          auto it = ts[i].median.find(name);
-         double ns = it == ts[i].median.end() ? NAN : it->second * 1e9 / double(instrs[i]);
-         per.push_back(ns);
-         printf(" %12.1f", ns);
+         if (it == ts[i].median.end()) {
+            per.push_back(-1);
+            printf(" %12s", "-");
+            continue;
+         }
+         per.push_back(it->second * 1e9 / double(instrs[i]));
+         printf(" %12.1f", per.back());
       }
-      if (per.size() > 1 && per.front() > 0)
+      if (per.size() > 1 && per.front() > 0 && per.back() >= 0)
          printf("   x%.1f", per.back() / per.front());
       printf("\n");
    }
+   printf("(-: sb did not run the pass at that size, e.g. a stage gave up before it)\n");
    std::string f = failure_summary(ts);
    if (!f.empty())
       printf("sb gave up (source kept) in: %s\n", f.c_str());

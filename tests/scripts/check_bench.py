@@ -54,7 +54,8 @@ with tempfile.TemporaryDirectory(prefix="sbcc-bench-test-") as tmp:
                   f"verify {target} {debug!r} on generated shaders: exit {r.returncode}\n{r.stdout}{r.stderr}")
 
     # The directory mode on the generated shaders: one row per pass sb
-    # recorded plus the whole call, each over all 4 shaders.
+    # recorded (a fallback stage may reach only some shaders) plus the whole
+    # call over all 4.
     r = run("bench", "--sb", "--runs", "1", tmp)
     lines = r.stdout.splitlines()
     check(r.returncode == 0, f"bench --sb {tmp}: exit {r.returncode}: {r.stderr}")
@@ -62,9 +63,10 @@ with tempfile.TemporaryDirectory(prefix="sbcc-bench-test-") as tmp:
                         "pass                    shaders    median ms       p99 ms"],
           "bench --sb header:\n" + "\n".join(lines[:2]))
     rows = [l.split() for l in lines[2:] if re.match(r"^\S+( \S+)*\s+\d+\s+[\d.]+\s+[\d.]+$", l)]
-    check(len(rows) >= 2 and all(row[-3] == "4" for row in rows),
+    check(len(rows) >= 2 and all(1 <= int(row[-3]) <= 4 for row in rows),
           "bench --sb rows:\n" + r.stdout)
-    check(any(l.startswith("sb_optimize (whole)") for l in lines), "no whole-call row:\n" + r.stdout)
+    check(any(re.match(r"^sb_optimize \(whole\) +4 ", l) for l in lines),
+          "no whole-call row over 4 shaders:\n" + r.stdout)
     check(any(l.startswith("sb kept the source on ") for l in lines), "no source-kept line")
 
 # Scaling on tiny sizes: the size header is exact, every pass row has one
@@ -75,10 +77,13 @@ check(r.returncode == 0, f"bench --scaling: exit {r.returncode}: {r.stderr}")
 check(lines[1:2] == ["TGSI instructions                50          200"],
       "scaling size row:\n" + r.stdout)
 check(lines[3:4] == ["ns per TGSI instruction; growth = last / first"], "scaling legend:\n" + r.stdout)
-rows = [l for l in lines[4:] if not l.startswith("sb gave up")]
-check(len(rows) >= 2 and all(re.match(r"^.{22}( +[\d.]+){2}   x[\d.]+$", l) for l in rows),
+rows = [l for l in lines[4:] if not l.startswith(("sb gave up", "(-: "))]
+# A pass a stage did not reach at some size shows '-' and no growth.
+check(len(rows) >= 2 and all(re.match(r"^.{22}( +[\d.]+){2}   x[\d.]+$", l) or
+                             re.match(r"^.{22}( +([\d.]+|-)){2}$", l) for l in rows),
       "scaling rows:\n" + r.stdout)
-check(rows and rows[-1].startswith("sb_optimize (whole)"), "scaling: whole-call row is not last")
+check(re.match(r"^sb_optimize \(whole\) +[\d.]+ +[\d.]+   x[\d.]+$", rows[-1] if rows else ""),
+      "scaling: whole-call row:\n" + r.stdout)
 
 # Bad arguments are usage errors, a missing directory an error; no crash.
 for args, code, msg in ((["--sb", "--scaling", "--sizes", "5"], 2, "--sizes entries must be 12..1000000"),
