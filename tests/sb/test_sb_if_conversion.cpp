@@ -626,6 +626,8 @@ struct WholeStats {
    unsigned stages = 0, parsed = 0, ifs = 0, converted = 0, with_conversion = 0;
    unsigned finalized = 0, compared = 0, not_comparable = 0, fallback = 0;
    unsigned fallback_caused = 0; /* the unconverted tree finalizes */
+   unsigned cf[2] = {}, groups[2] = {}; /* finalized without / with conversion */
+   unsigned packed = 0, packed_groups[2] = {};
    std::map<std::string, unsigned> kept;
    std::string failures;
 };
@@ -657,7 +659,7 @@ Batch make_batch(const ShaderInfo &info)
 
 /* Whether the pipeline finalizes the program without if_conversion: tells
  * the fallbacks conversion causes from those it does not. */
-bool finalizes_unconverted(const Program &prog, const ShaderInfo &info)
+bool finalizes_unconverted(const Program &prog, const ShaderInfo &info, Program *result = nullptr)
 {
    Diagnostics d;
    RegionParseOptions opts;
@@ -669,8 +671,12 @@ bool finalizes_unconverted(const Program &prog, const ShaderInfo &info)
    ssa_rename(*sh);
    Allocation alloc;
    Program out;
-   return dce_cleanup(*sh, d) && register_allocation(*sh, info, alloc, d) &&
-          bc_finalize(*sh, alloc, info, out, d);
+   if (!dce_cleanup(*sh, d) || !register_allocation(*sh, info, alloc, d) ||
+       !bc_finalize(*sh, alloc, info, out, d))
+      return false;
+   if (result)
+      *result = std::move(out);
+   return true;
 }
 
 void convert_stage(const Program &prog, const ShaderInfo &info, const std::string &what,
@@ -715,6 +721,31 @@ void convert_stage(const Program &prog, const ShaderInfo &info, const std::strin
       return;
    }
    st.finalized++;
+   /* Size against the same pipeline without conversion (both unpacked:
+    * the post_scheduler packs them later). */
+   Program plain;
+   if (finalizes_unconverted(prog, info, &plain)) {
+      st.cf[0] += unsigned(plain.cf.size());
+      st.cf[1] += unsigned(out.cf.size());
+      st.groups[0] += num_groups(plain);
+      st.groups[1] += num_groups(out);
+      /* And packed by the clause-local post_scheduler, as the driver will. */
+      auto pack = [](const Program &p) -> std::optional<Program> {
+         Diagnostics pd;
+         sb::Shader ps;
+         Program po;
+         if (!sb::bc_parser(p, ps, pd) || !sb::post_scheduler(ps, pd) ||
+             !sb::sched_checker(ps, pd) || !sb::bc_builder(ps, po, pd))
+            return std::nullopt;
+         return po;
+      };
+      auto pa = pack(plain), pb = pack(out);
+      if (pa && pb) {
+         st.packed++;
+         st.packed_groups[0] += num_groups(*pa);
+         st.packed_groups[1] += num_groups(*pb);
+      }
+   }
    ShaderInfo fin = info;
    fin.num_gprs = std::max(alloc.num_gprs, 1u);
    if (!validate_program(out, fin, d)) {
@@ -772,6 +803,9 @@ std::string summary(const WholeStats &st)
      << " (fallback " << st.fallback << ", of which "
      << st.fallback_caused << " only with conversion), emulator-compared " << st.compared
      << " (not runnable alone " << st.not_comparable << ")";
+   o << "; finalized stages: CF " << st.cf[0] << " -> " << st.cf[1] << ", ALU groups "
+     << st.groups[0] << " -> " << st.groups[1] << " (packed, " << st.packed << " stages: "
+     << st.packed_groups[0] << " -> " << st.packed_groups[1] << ")";
    for (auto &[why, n] : st.kept)
       o << "\n  kept " << n << ": " << why;
    return o.str();
