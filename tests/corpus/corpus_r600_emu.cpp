@@ -17,14 +17,12 @@
 #include <gtest/gtest.h>
 
 #include "corpus/corpus_path.h"
-#include "interp/compare.h"
 #include "interp/interp.h"
 #include "r600/r600_binary.h"
 #include "r600/r600_disasm.h"
 #include "r600/r600_emu.h"
 #include "r600/r600_mesa_info.h"
 #include "runner/verify.h"
-#include "texture/texture.h"
 #include "tgsi/tgsi_ir.h"
 
 namespace {
