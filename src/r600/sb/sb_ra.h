@@ -22,7 +22,13 @@
  *  - Values defined in a group for which alu_group_is_fixed() holds keep
  *    channel = slot (vector slots); their GPR is free.
  *  - A MOV whose source and destination got the same register channel (and
- *    has no modifiers) is a no-op: finalize may drop it.
+ *    has no modifiers) is a no-op: finalize may drop it.  Such a copy's
+ *    result does not interfere with its source (same bits), so the two may
+ *    share a channel even while both are live.
+ *  - A fetch result nothing reads has gpr -1: finalize masks it (dst_sel 7).
+ *  - Results of one group finalize may split prefer distinct channels, so
+ *    the group can be kept whole on its channels if it swaps registers
+ *    (a preference only: a fixed or precoloured channel wins).
  *
  * Allocation method: the values are SSA and the interference graph comes
  * from exact live sets, so a greedy colouring in definition order (after
