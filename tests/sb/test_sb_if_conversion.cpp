@@ -196,16 +196,18 @@ std::vector<uint32_t> run_tree(const RegionShader &sh, std::array<uint32_t, 4> i
 struct Converted {
    std::string before, after;
    unsigned count = 0;
+   std::map<std::string, unsigned> kept;
 };
 
 /* Parses and renames p twice: one tree stays as it is, the other is
  * converted; both must compute the same exports on every input. */
-Converted convert(const Program &p, const std::vector<std::array<uint32_t, 4>> &inputs)
+Converted convert(const Program &p, const std::vector<std::array<uint32_t, 4>> &inputs,
+                  const RegionParseOptions &opts = {})
 {
    Diagnostics d;
    Converted c;
-   auto ref = region_parse(p, {}, d);
-   auto sh = region_parse(p, {}, d);
+   auto ref = region_parse(p, opts, d);
+   auto sh = region_parse(p, opts, d);
    if (!ref || !sh) {
       ADD_FAILURE() << d.str();
       return c;
@@ -220,6 +222,7 @@ Converted convert(const Program &p, const std::vector<std::array<uint32_t, 4>> &
    EXPECT_TRUE(d.all().empty()) << d.str();
    c.after = region_dump(*sh);
    c.count = st.converted;
+   c.kept = st.kept;
    for (const auto &in : inputs)
       EXPECT_EQ(run_tree(*ref, in), run_tree(*sh, in)) << "input " << in[0] << " " << in[1];
    return c;
@@ -231,6 +234,7 @@ const std::vector<std::array<uint32_t, 4>> kFloatInputs = {
    {0, fbits(-2.0f), 0, 0},
    {fbits(1.0f), fbits(-1.0f), 0, 0},
 };
+const std::vector<std::array<uint32_t, 4>> kNoInputs;
 const std::vector<std::array<uint32_t, 4>> kIntInputs = {
    {0, 7, 0, 0},
    {5, 0xfffffff0u, 0, 0},
@@ -357,11 +361,14 @@ Program if_else(std::vector<CfInstr> then_cfs)
    return program(ChipClass::Evergreen, cfs);
 }
 
-/* Refused ifs leave the tree exactly as it was. */
-void expect_unchanged(const Program &p)
+/* Refused ifs leave the tree exactly as it was, for the reason given. */
+void expect_unchanged(const Program &p, const std::string &why,
+                      const RegionParseOptions &opts = {})
 {
-   Converted c = convert(p, kFloatInputs);
+   /* The tree interpreter knows no relative access. */
+   Converted c = convert(p, opts.arrays.empty() ? kFloatInputs : kNoInputs, opts);
    EXPECT_EQ(c.count, 0u);
+   EXPECT_EQ(c.kept, (std::map<std::string, unsigned>{{why, 1}}));
    EXPECT_EQ(c.after, c.before);
 }
 
@@ -403,6 +410,7 @@ TEST(SbIfConversion, FetchStaysABranch)
    IfConversionStats st;
    EXPECT_TRUE(if_conversion(*sh, d, &st));
    EXPECT_EQ(st.converted, 0u);
+   EXPECT_EQ(st.kept, (std::map<std::string, unsigned>{{"side has a non-ALU clause", 1}}));
    EXPECT_EQ(region_dump(*sh), before);
 }
 
@@ -438,6 +446,8 @@ TEST(SbIfConversion, KillStaysABranch)
    IfConversionStats st;
    EXPECT_TRUE(if_conversion(*sh, d, &st));
    EXPECT_EQ(st.converted, 0u);
+   EXPECT_EQ(st.kept,
+             (std::map<std::string, unsigned>{{"side has an instruction with effects", 1}}));
    EXPECT_EQ(region_dump(*sh), before);
 }
 
@@ -447,7 +457,7 @@ TEST(SbIfConversion, TooLargeStaysABranch)
    std::vector<AluGroup> gs;
    for (unsigned i = 0; i < 13; i++)
       gs.push_back(group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), one())}));
-   expect_unchanged(if_else({alu_clause(gs)}));
+   expect_unchanged(if_else({alu_clause(gs)}), "over 12 ALU instructions on a side");
    /* 12 of them convert: the two CF instructions and clause switches saved
     * are worth more than the groups the else side adds. */
    gs.pop_back();
@@ -458,10 +468,11 @@ TEST(SbIfConversion, TooLargeStaysABranch)
 TEST(SbIfConversion, MovaAndPredicatedWritesStayBranches)
 {
    expect_unchanged(if_else({alu_clause({group({alu(AluOp::MOVA_INT, kSlotX, dst(0, 0, false),
-                                                    src_gpr(1, 1))})})}));
+                                                    src_gpr(1, 1))})})}),
+                    "side has an instruction with effects");
    AluInstr w = alu(AluOp::MOV, kSlotX, dst(2, 0), one());
    w.pred_sel = 3;
-   expect_unchanged(if_else({alu_clause({group({w})})}));
+   expect_unchanged(if_else({alu_clause({group({w})})}), "side has a predicated write");
 }
 
 TEST(SbIfConversion, PredicateReadAfterTheIfKeepsTheBranch)
@@ -484,6 +495,36 @@ TEST(SbIfConversion, PredicateReadAfterTheIfKeepsTheBranch)
    EXPECT_TRUE(if_conversion(*sh, d, &st));
    EXPECT_EQ(st.converted, 0u);
    EXPECT_EQ(region_dump(*sh), before);
+}
+
+TEST(SbIfConversion, WrittenPredSetResultKeepsTheBranch)
+{
+   /* A PRED_SET that also writes its 1.0/0.0 result to a GPR. */
+   Program p = if_else({alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0),
+                                              src_inline(kSrc_0_5))})})});
+   p.cf[1].groups[0].instrs[0].dst = dst(3, 0);
+   expect_unchanged(p, "PRED_SET result is written");
+}
+
+TEST(SbIfConversion, ArrayWriteKeepsTheBranch)
+{
+   /* R2 is inside a relative-addressed array: its values keep their
+    * register, so both sides cannot write it speculatively. */
+   RegionParseOptions o;
+   o.arrays.push_back(RelArray{2, 2});
+   Program p = if_else({alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0),
+                                              src_inline(kSrc_0_5))})})});
+   expect_unchanged(p, "side writes AR, predicate, exec mask, an array or relatively", o);
+}
+
+TEST(SbIfConversion, RelativeReadKeepsTheBranch)
+{
+   RegionParseOptions o;
+   o.arrays.push_back(RelArray{4, 4});
+   AluInstr rd = alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(4, 0));
+   rd.src[0].rel = true;
+   expect_unchanged(if_else({alu_clause({group({rd})})}),
+                    "side reads relative or clause-bound operands", o);
 }
 
 TEST(SbIfConversion, NestedIfsConvertInsideOut)
@@ -628,6 +669,7 @@ struct WholeStats {
    unsigned fallback_caused = 0; /* the unconverted tree finalizes */
    unsigned cf[2] = {}, groups[2] = {}; /* finalized without / with conversion */
    unsigned packed = 0, packed_groups[2] = {};
+   unsigned wrong_without_conversion = 0; /* other passes' bugs, not conversion's */
    std::map<std::string, unsigned> kept;
    std::string failures;
 };
@@ -659,7 +701,8 @@ Batch make_batch(const ShaderInfo &info)
 
 /* Whether the pipeline finalizes the program without if_conversion: tells
  * the fallbacks conversion causes from those it does not. */
-bool finalizes_unconverted(const Program &prog, const ShaderInfo &info, Program *result = nullptr)
+bool finalizes_unconverted(const Program &prog, const ShaderInfo &info, Program *result = nullptr,
+                           unsigned *gprs = nullptr)
 {
    Diagnostics d;
    RegionParseOptions opts;
@@ -676,6 +719,8 @@ bool finalizes_unconverted(const Program &prog, const ShaderInfo &info, Program 
       return false;
    if (result)
       *result = std::move(out);
+   if (gprs)
+      *gprs = std::max(alloc.num_gprs, 1u);
    return true;
 }
 
@@ -752,31 +797,53 @@ void convert_stage(const Program &prog, const ShaderInfo &info, const std::strin
       st.failures += what + ": validator: " + d.str();
       return;
    }
-   Resources res;
-   std::mt19937 rng(7);
-   std::uniform_real_distribution<float> f(-2.0f, 2.0f);
-   res.constants.resize(4);
-   for (auto &buf : res.constants)
-      for (unsigned i = 0; i < 256; i++)
-         buf.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
-   RunLimits lim;
-   lim.max_loop_iterations = 256;
-   Batch a = make_batch(info), b = make_batch(info);
-   RunResult ra = emulate(prog, info, res, a, lim);
-   if (ra.status != RunStatus::Ok) {
-      st.not_comparable++; /* textures, budgets: the plain code does not run alone */
+   /* Run the plain program, then a finalized one; "" when they agree. */
+   auto differs = [&](const Program &o, const ShaderInfo &oi, bool &runnable) -> std::string {
+      Resources res;
+      std::mt19937 rng(7);
+      std::uniform_real_distribution<float> f(-2.0f, 2.0f);
+      res.constants.resize(4);
+      for (auto &buf : res.constants)
+         for (unsigned i = 0; i < 256; i++)
+            buf.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+      RunLimits lim;
+      lim.max_loop_iterations = 256;
+      Batch a = make_batch(info), b = make_batch(info);
+      RunResult ra = emulate(prog, info, res, a, lim);
+      runnable = ra.status == RunStatus::Ok;
+      if (!runnable)
+         return ""; /* textures, budgets: the plain code does not run alone */
+      RunResult rb = emulate(o, oi, res, b, lim);
+      if (rb.status != RunStatus::Ok)
+         return "does not run: " + rb.message;
+      for (size_t l = 0; l < a.lanes.size(); l++)
+         if (a.lanes[l].outputs != b.lanes[l].outputs || a.lanes[l].killed != b.lanes[l].killed)
+            return "lane " + std::to_string(l) + " differs";
+      return "";
+   };
+   bool runnable = false;
+   std::string bad = differs(out, fin, runnable);
+   if (!runnable) {
+      st.not_comparable++;
       return;
    }
-   RunResult rb = emulate(out, fin, res, b, lim);
-   if (rb.status != RunStatus::Ok) {
-      st.failures += what + ": converted code does not run: " + rb.message + "\n";
-      return;
-   }
-   for (size_t l = 0; l < a.lanes.size(); l++)
-      if (a.lanes[l].outputs != b.lanes[l].outputs || a.lanes[l].killed != b.lanes[l].killed) {
-         st.failures += what + ": lane " + std::to_string(l) + " differs\n";
-         return;
+   if (!bad.empty()) {
+      /* Wrong code the unconverted pipeline produces as well is not this
+       * pass's: counted apart, so the suite sees what conversion breaks. */
+      Program plain_out;
+      ShaderInfo plain_info = info;
+      if (finalizes_unconverted(prog, info, &plain_out, &plain_info.num_gprs)) {
+         bool r2 = false;
+         if (!differs(plain_out, plain_info, r2).empty()) {
+            st.wrong_without_conversion++;
+            if (std::getenv("SBCC_IFC_VERBOSE"))
+               std::cerr << what << ": wrong without conversion too: " << bad << "\n";
+            return;
+         }
       }
+      st.failures += what + ": converted code " + bad + "\n";
+      return;
+   }
    st.compared++;
 }
 
@@ -802,7 +869,8 @@ std::string summary(const WholeStats &st)
      << st.converted << " in " << st.with_conversion << " stages; finalized " << st.finalized
      << " (fallback " << st.fallback << ", of which "
      << st.fallback_caused << " only with conversion), emulator-compared " << st.compared
-     << " (not runnable alone " << st.not_comparable << ")";
+     << " (not runnable alone " << st.not_comparable << ", wrong without conversion too "
+     << st.wrong_without_conversion << ")";
    o << "; finalized stages: CF " << st.cf[0] << " -> " << st.cf[1] << ", ALU groups "
      << st.groups[0] << " -> " << st.groups[1] << " (packed, " << st.packed << " stages: "
      << st.packed_groups[0] << " -> " << st.packed_groups[1] << ")";

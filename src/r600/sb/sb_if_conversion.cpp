@@ -201,17 +201,18 @@ struct Converter {
             cost.groups++;
             for (const Node *a : g->children) {
                if (a->kind != NodeKind::Alu || !a->alu)
-                  return no("side has an instruction with effects");
+                  return no("side has a psi or fetch");
                const AluInstr &in = *a->alu;
-               if (has_side_effect(in.op) || in.pred_sel != 0 || in.update_exec_mask ||
-                   in.update_pred)
-                  return no("side reads relative or clause-bound operands");
+               if (in.pred_sel != 0)
+                  return no("side has a predicated write");
+               if (has_side_effect(in.op) || in.update_exec_mask || in.update_pred)
+                  return no("side has an instruction with effects");
                for (const Value &s : a->src)
                   if (!movable_src(s))
-                     return no("side writes AR, predicate, exec mask, an array or relatively");
+                     return no("side reads relative or clause-bound operands");
                for (const Value &d : a->dst)
                   if (!movable_dst(d))
-                     return false;
+                     return no("side writes AR, predicate, exec mask, an array or relatively");
                cost.alu++;
             }
          }
@@ -325,8 +326,10 @@ struct Converter {
          return no("no ALU clause before the region");
       Node *pgroup = nullptr;
       size_t pslot = 0;
-      if (!find_pred_set(cfn, cond, pgroup, pslot) || !pred_set_ok(pgroup->children[pslot]))
+      if (!find_pred_set(cfn, cond, pgroup, pslot))
          return no("condition is not a single PRED_SETcc");
+      if (!pred_set_ok(pgroup->children[pslot]))
+         return false; /* pred_set_ok said why */
 
       /* The condition as a value: SETcc with the PRED_SET's operands in its
        * place, so the group still reads them before anything writes. */
