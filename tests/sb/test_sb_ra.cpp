@@ -696,6 +696,43 @@ TEST(SbRa, FetchOperandsShareOneGpr)
              "ra:2: error: ra_checker: CF 1: fetch source operand T9.1 is in R7, not R0\n");
 }
 
+TEST(SbRa, UnreadFetchResultsAndLiveCopies)
+{
+   /* TEX R5.xyzw = R1.xy; R2.x = R5.x (a copy, both read later);
+    * R2.y = R5.x + R2.x; export R2: only R5.x is read, so the fetch writes
+    * one channel, and the copy shares its source's channel. */
+   TexInstr t;
+   t.src_gpr = 1;
+   t.src_sel = {0, 1, kSel0, kSel0};
+   t.dst_gpr = 5;
+   CfInstr tex;
+   tex.op = CfOp::TEX;
+   tex.fetches.push_back(t);
+   Program p = program(ChipClass::Evergreen, {
+      tex,
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(5, 0))}),
+                  group({alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(5, 0), src_gpr(2, 0))})}),
+      export_done(2),
+   });
+   RaRun r = allocate(p);
+   ASSERT_TRUE(r.ok) << r.diag;
+   EXPECT_EQ(assignment(*r.sh, r.alloc),
+             "R1.x.0: R1.x\n"
+             "R1.y.0: R1.y\n"
+             "R5.x.1: R0.x\n"
+             "R2.x.1: R0.x\n"
+             "R2.y.1: R0.y\n"
+             "R2.z.0: R2.z\n"
+             "R2.w.0: R2.w\n"
+             "T10.1: R1.x\n"
+             "T11.1: R1.y\n"
+             "T12.1: R0.x\n"
+             "T13.1: R0.y\n"
+             "T14.1: R0.z\n"
+             "T15.1: R0.w\n");
+   EXPECT_EQ(r.alloc.num_gprs, 3u);
+}
+
 TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
 {
    /* R2.x = R1.x; PRED_SETGT R1.y > 0 (pred only); (pred) R2.x = 1.0; export R2 */
