@@ -311,6 +311,45 @@ TEST(SbFinalize, SplitGroupKeepsReadsBeforeWrites)
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), lanes()), outputs_of(chain, vs_info(kEg), lanes()));
 }
 
+TEST(SbFinalize, RotationOnOneChannelGoesThroughAScratchRegister)
+{
+   /* x = y + 1, y = z + 1, z = x + 1 in one group, allocated so all three
+    * live in channel x of R2, R3, R4: no single group holds them and no
+    * order of single instructions works, so one result goes through the
+    * first free register (R6) and a MOV. */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 2))}),
+                  group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 1), one()),
+                         alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(2, 2), one()),
+                         alu(AluOp::ADD, kSlotZ, dst(2, 2), src_gpr(2, 0), one())}),
+                  group({alu(AluOp::ADD, kSlotX, dst(5, 0), src_gpr(2, 0), src_gpr(2, 1)),
+                         alu(AluOp::MOV, kSlotY, dst(5, 1), src_gpr(2, 2))})}),
+      export_done(5),
+   });
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh);
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Allocation a = identity_allocation(*sh);
+   for (unsigned chan = 0; chan < 3; chan++)
+      for (unsigned v = 1; v <= 2; v++)
+         a.reg[sh->value_id(sh->var_id(VarKind::Gpr, 2, chan), v)] =
+            RegAssign{int16_t(2 + chan), 0};
+   Program out;
+   ASSERT_TRUE(bc_finalize(*sh, a, vs_info(kEg), out, d)) << d.str();
+   std::string text;
+   for (const AluGroup &g : out.cf[0].groups)
+      for (const AluInstr &in : g.instrs)
+         text += std::string(alu_op_name(in.op)) + " R" + std::to_string(in.dst.gpr) +
+                 "xyzw"[in.dst.chan] + "; ";
+   EXPECT_EQ(text, "MOV R2x; MOV R3x; MOV R4x; ADD R6x; ADD R3x; ADD R4x; MOV R2x; ADD R5x; "
+                   "MOV R5y; ");
+   EXPECT_EQ(outputs_of(out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
+}
+
 TEST(SbFinalize, SelfMovesAreDropped)
 {
    Program p = program(kEg, {

@@ -236,6 +236,11 @@ class Finalizer {
    bool operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s);
    bool add_group(PGroup g);
    bool emit_whole(std::vector<PGroup> singles);
+   bool whole_fits(std::vector<AluInstr> instrs) const;
+   AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
+   /* First register above everything allocated: scratch for breaking a
+    * register swap inside one group. */
+   unsigned scratch_gpr_ = 0;
    bool flush(CfOp op);
    bool emit_fetch(const Node *n);
    bool emit_export(const Node *n);
@@ -501,7 +506,9 @@ bool Finalizer::emit_group(const Node *gn)
    }
    std::vector<bool> done(n, false);
    std::vector<size_t> order;
-   for (size_t emitted = 0; emitted < n; emitted++) {
+   std::vector<PGroup> fixups, rest;
+   unsigned deferred = 0;
+   while (order.size() + rest.size() < n) {
       size_t pick = n;
       for (size_t i = 0; i < n && pick == n; i++) {
          if (done[i])
@@ -513,10 +520,45 @@ bool Finalizer::emit_group(const Node *gn)
          if (ready)
             pick = i;
       }
-      if (pick == n)
-         return emit_whole(std::move(singles));
-      done[pick] = true;
-      order.push_back(pick);
+      if (pick != n) {
+         done[pick] = true;
+         order.push_back(pick);
+         continue;
+      }
+      /* Stuck on a cycle (registers swap).  If what is left fits one group
+       * it stays one, after the rest: every reader of an emitted result was
+       * emitted before it, so only constraints inside it remain, which VLIW
+       * keeps.  Otherwise one instruction writes a scratch register first
+       * and a MOV puts the result in place after the group. */
+      std::vector<AluInstr> left;
+      bool consts = false;
+      for (size_t i = 0; i < n; i++)
+         if (!done[i]) {
+            left.push_back(singles[i].instrs[0]);
+            consts = consts || !singles[i].krefs.empty();
+         }
+      if (!consts && whole_fits(left)) {
+         for (size_t i = 0; i < n; i++)
+            if (!done[i]) {
+               rest.push_back(std::move(singles[i]));
+               done[i] = true;
+            }
+         break;
+      }
+      size_t w = n;
+      for (size_t i = 0; i < n && w == n; i++)
+         if (!done[i] && singles[i].instrs[0].dst.write && !singles[i].instrs[0].dst.rel)
+            w = i;
+      if (w == n || scratch_gpr_ + deferred >= kMaxGpr)
+         return fail("a group swaps registers and no scratch register is free");
+      AluInstr &wi = singles[w].instrs[0];
+      PGroup fix;
+      AluInstr mov = alu_mov(wi.dst.gpr, wi.dst.chan, scratch_gpr_ + deferred);
+      fix.instrs.push_back(mov);
+      fixups.push_back(std::move(fix));
+      wi.dst.gpr = uint8_t(scratch_gpr_ + deferred++);
+      for (size_t r = 0; r < n; r++)
+         before[r][w] = false;
    }
    for (size_t pick : order) {
       const AluInstr &in = singles[pick].instrs[0];
@@ -530,7 +572,45 @@ bool Finalizer::emit_group(const Node *gn)
       if (!add_group(std::move(singles[pick])))
          return false;
    }
+   if (!rest.empty() && !emit_whole(std::move(rest)))
+      return false;
+   for (PGroup &f : fixups)
+      if (!add_group(std::move(f)))
+         return false;
    return true;
+}
+
+AluInstr Finalizer::alu_mov(unsigned gpr, unsigned chan, unsigned from) const
+{
+   AluInstr in;
+   in.op = AluOp::MOV;
+   in.slot = uint8_t(chan & 3);
+   in.dst.gpr = uint8_t(gpr);
+   in.dst.chan = uint8_t(chan & 3);
+   in.dst.write = true;
+   in.src[0] = src_gpr(from, chan & 3);
+   return in;
+}
+
+/* Whether the instructions can share one group on their channels' slots
+ * (or trans) with a legal bank swizzle. */
+bool Finalizer::whole_fits(std::vector<AluInstr> instrs) const
+{
+   unsigned used = 0;
+   for (AluInstr &in : instrs) {
+      const unsigned slots = alu_slots(chip_, in.op);
+      const unsigned chan = in.dst.chan & 3;
+      if ((slots & kSlotV) && !alu_is_trans_only(chip_, in.op) && !(used & (1u << chan)))
+         in.slot = uint8_t(chan);
+      else if ((slots & kSlotS) && chip_ != ChipClass::Cayman && !(used & (1u << kSlotT)))
+         in.slot = kSlotT;
+      else
+         return false;
+      used |= 1u << in.slot;
+   }
+   std::sort(instrs.begin(), instrs.end(),
+             [](const AluInstr &x, const AluInstr &y) { return x.slot < y.slot; });
+   return assign_bank_swizzles(chip_, instrs);
 }
 
 /* A group whose instructions read what their siblings overwrite (a swap)
@@ -668,8 +748,12 @@ bool Finalizer::flush(CfOp op)
          if (!placed)
             return fail("constant outside the clause's kcache locks");
       }
-      if (!assign_bank_swizzles(chip_, p.instrs))
-         return fail("no bank swizzle fits a group's register reads");
+      if (!assign_bank_swizzles(chip_, p.instrs)) {
+         std::string ops;
+         for (const AluInstr &in : p.instrs)
+            ops += (ops.empty() ? "" : ", ") + std::string(alu_op_name(in.op));
+         return fail("no bank swizzle fits the register reads of the group " + ops);
+      }
       AluGroup g;
       g.instrs = std::move(p.instrs);
       g.literals = std::move(p.literals);
@@ -1090,6 +1174,12 @@ bool Finalizer::run()
       return fail("allocation does not cover every value");
    if (!check_values(sh_.root))
       return false;
+   int top = -1;
+   for (const RegAssign &r : alloc_.reg)
+      top = std::max(top, int(r.gpr));
+   for (const RelArray &r : sh_.arrays)
+      top = std::max(top, int(r.first + r.count) - 1);
+   scratch_gpr_ = unsigned(top + 1);
    /* A psi's temporary is only the psi's: other readers would see the
     * merged register instead of the predicated result. */
    if (!psi_of_temp_.empty()) {
