@@ -738,11 +738,16 @@ void convert_stage(const Program &prog, const ShaderInfo &info, const std::strin
    ssa_prepare(*sh);
    ssa_rename(*sh);
    st.ifs += count_ifs(sh->root);
+   const char *dump = std::getenv("SBCC_IFC_DUMP"); /* a stage name: print its trees */
+   if (dump && what == dump)
+      std::cerr << what << " before:\n" << region_dump(*sh);
    IfConversionStats ic;
    if (!if_conversion(*sh, d, &ic)) {
       st.failures += what + ": if_conversion: " + d.str();
       return;
    }
+   if (dump && what == dump)
+      std::cerr << what << " after:\n" << region_dump(*sh);
    st.converted += ic.converted;
    for (auto &[why, n] : ic.kept)
       st.kept[why] += n;

@@ -27,7 +27,14 @@
  * one would clobber each other: such ifs stay branches too.
  *
  * Innermost ifs go first, so an outer if whose side held a converted one
- * may become ALU-only and convert as well.
+ * may become ALU-only and convert as well.  The clause that held the
+ * PRED_SET keeps its Cf node (and its ALU_PUSH_BEFORE op): bc_finalize
+ * rebuilds the CF instructions from the tree's shape, not from that op.
+ *
+ * Threshold: at most 12 ALU instructions per side (kMaxAluPerSide), and
+ * the straight-line groups (both sides + the selects, 4 per group) must not
+ * exceed the branch estimate: the longer side plus kCfCost groups for each
+ * JUMP, POP, ELSE and clause switch it needs.
  */
 #include <algorithm>
 #include <map>
