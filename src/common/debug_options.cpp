@@ -49,6 +49,10 @@ void DebugOptions::apply_sbcc_debug(std::string_view list, Diagnostics &diags)
          merge_temps = false;
       else if (name == "merge")
          merge_temps = true;
+      else if (name == "nossa")
+         sb_ssa = false;
+      else if (name == "ssa")
+         sb_ssa = true;
       else
          diags.warning("SBCC_DEBUG", {}, "unknown option '" + std::string(name) + "' ignored");
    });

@@ -5,7 +5,7 @@
  *
  *   R600_DEBUG=sb,sbcl,sbdry,sbstat,sbdump,nosb   (Mesa's names for the sb optimizer)
  *   R600_SB_DSKIP_MODE=0|1|2, R600_SB_DSKIP_START=N, R600_SB_DSKIP_END=N
- *   SBCC_DEBUG=nomerge,...                         (sbcc's own switches)
+ *   SBCC_DEBUG=nomerge,nossa,...                   (sbcc's own switches)
  *
  * May use: src/common only.
  */
@@ -33,6 +33,9 @@ struct DebugOptions {
 
    /* TGSI temporary merging before the plain r600 backend (on by default). */
    bool merge_temps = true;
+   /* sb's SSA stage (global optimization and register allocation) before
+    * its clause-local scheduling; SBCC_DEBUG=nossa leaves only the latter. */
+   bool sb_ssa = true;
 
    /* Parse a comma-separated R600_DEBUG-style list.  Unknown names are
     * reported as errors in diags (source "R600_DEBUG"), the rest applied. */

@@ -16,6 +16,8 @@ using namespace sbcc::r600::sb;
 using namespace sbcc::r600::sb::test;
 
 constexpr ChipClass kEg = ChipClass::Evergreen;
+/* ALU instructions left by the SSA stage in each example. */
+constexpr unsigned SSA_ALU_WHILE = 10, SSA_ALU_NESTED = 8, SSA_ALU_ARRAY = 12;
 
 AluInstr pred(AluOp op, AluSrc a, AluSrc b)
 {
@@ -34,16 +36,21 @@ unsigned alu_count(const Program &p)
    return n;
 }
 
-/* Optimizes, checks the result against the source on `in`, returns it. */
+/* Optimizes, checks the result against the source on `in`, returns it.
+ * ssa = false runs the clause-local stage alone (SBCC_DEBUG=nossa). */
 Program optimize_and_compare(const Program &p, const ShaderInfo &info,
-                             const std::vector<Vec4> &in)
+                             const std::vector<Vec4> &in, bool ssa = false,
+                             SbStats *stats = nullptr)
 {
    DebugOptions o;
    o.sb = o.sb_stat = true;
-   SbStats st;
+   o.sb_ssa = ssa;
+   SbStats local;
+   SbStats &st = stats ? *stats : local;
    Diagnostics d;
    auto out = sb_optimize(p, info, o, &st, d);
    EXPECT_TRUE(out.has_value()) << st.log;
+   EXPECT_EQ(st.ssa, ssa) << st.log;
    if (!out)
       return p;
    EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
@@ -89,6 +96,14 @@ TEST(SbClassic, WhileLoopWithContinueAndBreak)
    /* The dead write goes; the copy stays (its reader is in another
     * clause, and copies are only followed inside one). */
    EXPECT_EQ(alu_count(out), alu_count(p) - 1);
+
+   /* Through the SSA stage: registers are reallocated (R2, R5, R6 -> R0),
+    * the dead write goes; SSA_ALU_WHILE instructions remain. */
+   SbStats st;
+   Program ssa = optimize_and_compare(p, info, in, true, &st);
+   EXPECT_EQ(outputs_of(ssa, info, in)[3], (Vec4{8, 3, 0, 0}));
+   EXPECT_LT(st.gprs_after, st.gprs_before);
+   EXPECT_EQ(alu_count(ssa), SSA_ALU_WHILE);
 }
 
 TEST(SbClassic, NestedIfElse)
@@ -124,6 +139,12 @@ TEST(SbClassic, NestedIfElse)
    /* R4.w's MUL became a MOV of R4.z, then R5.y read R4.z; the MOV and
     * nothing else went (R5.y is read in another clause). */
    EXPECT_EQ(alu_count(out), alu_count(p) - 1);
+
+   /* Through the SSA stage the repeated MUL and both copies go. */
+   SbStats st;
+   Program ssa = optimize_and_compare(p, info, in, true, &st);
+   EXPECT_LT(st.gprs_after, st.gprs_before);
+   EXPECT_EQ(alu_count(ssa), SSA_ALU_NESTED);
 }
 
 TEST(SbClassic, IndirectArrayWritesInsideALoop)
@@ -164,6 +185,13 @@ TEST(SbClassic, IndirectArrayWritesInsideALoop)
     * next clause.  The independent ADDs still share a group. */
    EXPECT_EQ(alu_count(out), alu_count(p));
    EXPECT_LT(num_groups(out), num_groups(p));
+
+   /* Through the SSA stage the array R10..R12 keeps its registers (the
+    * relative writes reach it), everything else is reallocated. */
+   SbStats st;
+   Program ssa = optimize_and_compare(p, info, in, true, &st);
+   EXPECT_EQ(outputs_of(ssa, info, in)[0], vec4f(4.5f, 2.0f, 0, 0));
+   EXPECT_EQ(alu_count(ssa), SSA_ALU_ARRAY);
 }
 
 } // namespace

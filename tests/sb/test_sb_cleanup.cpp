@@ -208,6 +208,7 @@ TEST(SbGprCompaction, UnusedNumbersCloseUpInputsStay)
     * channels are read before they are written.) */
    DebugOptions o;
    o.sb = o.sb_stat = true;
+   o.sb_ssa = false; /* compaction is the clause-local stage's; RA does more */
    SbStats st;
    Diagnostics d;
    ShaderInfo info = vs_info(kEg);

@@ -66,11 +66,17 @@ TEST_F(SbDriver, StatLinesNumberShadersFromOne)
    ASSERT_TRUE(out);
    EXPECT_EQ(num_groups(*out), 1u);
    EXPECT_EQ(first_line(st.log),
-             "sb: shader #1: alu_groups 4 -> 1, alu 4 -> 4, dw 12 -> 12, gprs 3 -> 3");
+             "sb: shader #1: alu_groups 4 -> 1, alu 4 -> 4, dw 12 -> 12, gprs 3 -> 2");
+   EXPECT_TRUE(st.ssa);
    /* One timing line per pass follows. */
    EXPECT_NE(st.log.find("sb: shader #1   post_scheduler"), std::string::npos);
    EXPECT_NE(st.log.find("sb: shader #1   validate"), std::string::npos);
-   EXPECT_EQ(st.times.size(), 9u); /* parser, copy, gvn, dce, scheduler, checker, builder, compaction, validate */
+   /* SSA stage: bc_parser, ssa_prepare, ssa_rename, gvn, peephole,
+    * if_conversion, dce_cleanup, ra_split, ra_coalesce, ra_init, ra_checker,
+    * bc_finalize; clause-local stage: bc_parser, copy_propagation,
+    * local_gvn, local_dce, post_scheduler, sched_checker, bc_builder,
+    * gpr_compaction, validate. */
+   EXPECT_EQ(st.times.size(), 21u);
    ASSERT_TRUE(sb_optimize(four_movs(), vs_info(kEg), o, &st, d));
    EXPECT_EQ(st.shader_seq, 2u);
    EXPECT_EQ(first_line(st.log).substr(0, 14), "sb: shader #2:");
@@ -84,7 +90,7 @@ TEST_F(SbDriver, DryRunsThePassesAndKeepsTheSource)
    Diagnostics d;
    EXPECT_FALSE(sb_optimize(four_movs(), vs_info(kEg), o, &st, d));
    EXPECT_EQ(first_line(st.log),
-             "sb: shader #1 (dry): alu_groups 4 -> 1, alu 4 -> 4, dw 12 -> 12, gprs 3 -> 3");
+             "sb: shader #1 (dry): alu_groups 4 -> 1, alu 4 -> 4, dw 12 -> 12, gprs 3 -> 2");
    EXPECT_FALSE(st.optimized);
 }
 
@@ -152,6 +158,7 @@ TEST_F(SbDriver, DumpShowsTheIrAfterEachPass)
 {
    DebugOptions o;
    o.sb = o.sb_dump = true;
+   o.sb_ssa = false; /* the clause-local stage's dumps */
    SbStats st;
    Diagnostics d;
    ASSERT_TRUE(sb_optimize(four_movs(), vs_info(kEg), o, &st, d));
@@ -163,6 +170,16 @@ TEST_F(SbDriver, DumpShowsTheIrAfterEachPass)
                          "ADD R1.w, I249\n    1: R2.y = ADD R1.z, I249\n"),
              std::string::npos)
       << st.log;
+
+   /* With the SSA stage, its tree is dumped too: values in SSA form first,
+    * then with the copies register allocation made. */
+   o.sb_ssa = true;
+   ASSERT_TRUE(sb_optimize(four_movs(), vs_info(kEg), o, &st, d));
+   EXPECT_NE(st.log.find("sb: shader #2 after ssa_rename\ncf 0 ALU\n  group\n    x: ADD R2.x.1 = "
+                         "R1.w.0, "),
+             std::string::npos)
+      << st.log;
+   EXPECT_NE(st.log.find("sb: shader #2 after ra_checker\n"), std::string::npos);
 }
 
 } // namespace

@@ -8,11 +8,14 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 
 #include "r600/r600_asm.h"
 #include "r600/r600_emu.h"
 #include "r600/sb/sb.h"
 #include "r600/sb/sb_passes.h"
+#include "r600/sb/sb_ra.h"
+#include "r600/sb/sb_region_passes.h"
 
 namespace sbcc::r600::sb {
 
@@ -62,6 +65,110 @@ unsigned program_gprs(const Program &prog)
    return unsigned(top + 1);
 }
 
+namespace {
+
+using PassTimer = std::function<bool(const char *, std::function<bool()>)>;
+
+/* Global optimization and register allocation on the region tree
+ * (sb_region_passes.h); the finalized program still has one instruction
+ * per group outside the groups that must stay together. */
+std::optional<Program> ssa_stage(const Program &prog, const ShaderInfo &info,
+                                 const DebugOptions &opts, const std::string &tag, SbStats &st,
+                                 const PassTimer &timed, std::string &failed, Diagnostics &pd)
+{
+   using namespace region;
+   auto step = [&](const char *name, std::function<bool()> fn) {
+      if (!failed.empty())
+         return false;
+      if (!timed(name, std::move(fn))) {
+         failed = name;
+         return false;
+      }
+      return true;
+   };
+   auto dump = [&](const char *after, const RegionShader &sh) {
+      if (opts.sb_dump)
+         st.log += tag + " after " + after + "\n" + region_dump(sh);
+   };
+   RegionParseOptions po;
+   po.arrays = infer_rel_arrays(prog);
+   po.fetch_shader_call = info.has_fetch_shader;
+   std::unique_ptr<RegionShader> sh;
+   if (!step("bc_parser", [&] { return (sh = region_parse(prog, po, pd)) != nullptr; }))
+      return std::nullopt;
+   step("ssa_prepare", [&] { ssa_prepare(*sh); return true; });
+   step("ssa_rename", [&] { ssa_rename(*sh); return true; });
+   if (failed.empty())
+      dump("ssa_rename", *sh);
+   step("gvn", [&] { return gvn(*sh, pd); });
+   step("peephole", [&] { return peephole(*sh, pd); });
+   step("if_conversion", [&] { return if_conversion(*sh, pd); });
+   step("dce_cleanup", [&] { return dce_cleanup(*sh, pd); });
+   if (failed.empty())
+      dump("dce_cleanup", *sh);
+   RaContext ctx;
+   Allocation alloc;
+   step("ra_split", [&] { return ra_split(*sh, ctx, pd); });
+   step("ra_coalesce", [&] { return ra_coalesce(*sh, ctx, pd); });
+   step("ra_init", [&] { return ra_init(*sh, ctx, alloc, pd); });
+   step("ra_checker", [&] { return ra_checker(*sh, alloc, pd); });
+   if (failed.empty())
+      dump("ra_checker", *sh);
+   Program out;
+   step("bc_finalize", [&] { return bc_finalize(*sh, alloc, info, out, pd); });
+   if (!failed.empty())
+      return std::nullopt;
+   return out;
+}
+
+/* The clause-local passes (sb_passes.h): repack the VLIW groups of every
+ * ALU clause, build and validate. */
+std::optional<Program> local_stage(const Program &prog, const ShaderInfo &info,
+                                   const DebugOptions &opts, const std::string &tag,
+                                   SbStats &st, const PassTimer &timed, std::string &failed,
+                                   Diagnostics &pd)
+{
+   Shader sh;
+   Program out;
+   auto step = [&](const char *name, std::function<bool()> fn) {
+      if (!failed.empty())
+         return false;
+      if (!timed(name, std::move(fn))) {
+         failed = name;
+         return false;
+      }
+      return true;
+   };
+   step("bc_parser", [&] { return bc_parser(prog, sh, pd); });
+   if (failed.empty() && opts.sb_dump)
+      st.log += tag + " after bc_parser\n" + dump_shader(sh);
+   step("copy_propagation", [&] { return copy_propagation(sh, pd); });
+   step("local_gvn", [&] { return gvn(sh, pd) && copy_propagation(sh, pd); });
+   step("local_dce", [&] { return dce_cleanup(sh, pd); });
+   if (failed.empty() && opts.sb_dump)
+      st.log += tag + " after local_dce\n" + dump_shader(sh);
+   step("post_scheduler", [&] { return post_scheduler(sh, pd); });
+   if (failed.empty() && opts.sb_dump)
+      st.log += tag + " after post_scheduler\n" + dump_shader(sh);
+   step("sched_checker", [&] { return sched_checker(sh, pd); });
+   step("bc_builder", [&] { return bc_builder(sh, out, pd); });
+   step("gpr_compaction", [&] {
+      std::vector<LiveSet> live_out, live_in;
+      if (!liveness(sh, live_out, &live_in) || live_in.empty())
+         return true; /* unmodelled CF: keep the numbers */
+      return gpr_compaction(out, info, live_in[0]);
+   });
+   step("validate", [&] {
+      auto words = assemble(out, pd);
+      return words && validate_program(out, info, pd);
+   });
+   if (!failed.empty())
+      return std::nullopt;
+   return out;
+}
+
+} // namespace
+
 std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
                                    const DebugOptions &opts, SbStats *stats, Diagnostics &diags)
 {
@@ -80,42 +187,51 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
       return std::nullopt;
    }
 
-   Diagnostics pd;
-   Shader sh;
-   Program out;
    auto timed = [&](const char *name, auto &&fn) {
       auto t0 = std::chrono::steady_clock::now();
       bool ok = fn();
       st.times.push_back(
          {name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
-      if (!ok && st.failed_pass.empty())
-         st.failed_pass = name;
       return ok;
    };
-   bool ok = timed("bc_parser", [&] { return bc_parser(prog, sh, pd); });
-   if (ok && opts.sb_dump)
-      st.log += tag + " after bc_parser\n" + dump_shader(sh);
-   ok = ok && timed("copy_propagation", [&] { return copy_propagation(sh, pd); });
-   ok = ok && timed("gvn", [&] { return gvn(sh, pd) && copy_propagation(sh, pd); });
-   ok = ok && timed("dce_cleanup", [&] { return dce_cleanup(sh, pd); });
-   if (ok && opts.sb_dump)
-      st.log += tag + " after dce_cleanup\n" + dump_shader(sh);
-   ok = ok && timed("post_scheduler", [&] { return post_scheduler(sh, pd); });
-   if (ok && opts.sb_dump)
-      st.log += tag + " after post_scheduler\n" + dump_shader(sh);
-   ok = ok && timed("sched_checker", [&] { return sched_checker(sh, pd); });
-   ok = ok && timed("bc_builder", [&] { return bc_builder(sh, out, pd); });
-   ok = ok && timed("gpr_compaction", [&] {
-      std::vector<LiveSet> live_out, live_in;
-      if (!liveness(sh, live_out, &live_in) || live_in.empty())
-         return true; /* unmodelled CF: keep the numbers */
-      return gpr_compaction(out, info, live_in[0]);
-   });
+
+   /* The SSA stage first; its program then goes through the clause-local
+    * stage like any other.  If either gives up, the clause-local stage runs
+    * on the source, and if that gives up too the source is kept. */
+   Diagnostics pd;
+   std::optional<Program> out;
+   std::string ssa_msg;
+   if (opts.sb_ssa) {
+      Diagnostics sd;
+      std::string failed;
+      std::optional<Program> mid = ssa_stage(prog, info, opts, tag, st, timed, failed, sd);
+      if (mid) {
+         Diagnostics ld;
+         out = local_stage(*mid, info, opts, tag, st, timed, failed, ld);
+         if (!out)
+            sd.error("after the SSA stage: " + first_line(ld.str()));
+      }
+      st.ssa = out.has_value();
+      if (!out) {
+         st.ssa_failed_pass = failed.empty() ? "?" : failed;
+         ssa_msg = tag + ": SSA stage: " + st.ssa_failed_pass + " failed (" +
+                   first_line(sd.str()) + "), clause-local passes only\n";
+      }
+   }
+   if (!out) {
+      std::string failed;
+      out = local_stage(prog, info, opts, tag, st, timed, failed, pd);
+      st.failed_pass = failed;
+      /* One line per shader: when the source is kept, that line says why. */
+      if (out && opts.sb_stat)
+         st.log += ssa_msg;
+   }
+   const bool ok = out.has_value();
    std::optional<std::vector<uint32_t>> words_after;
-   ok = ok && timed("validate", [&] {
-      words_after = assemble(out, pd);
-      return words_after && validate_program(out, info, pd);
-   });
+   if (ok) {
+      Diagnostics ad;
+      words_after = assemble(*out, ad);
+   }
 
    const ShaderCounts before = count_program(prog);
    st.groups_before = before.alu_groups;
@@ -130,11 +246,11 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
                    "), using the source bytecode\n";
       return std::nullopt;
    }
-   const ShaderCounts after = count_program(out);
+   const ShaderCounts after = count_program(*out);
    st.groups_after = after.alu_groups;
    st.instrs_after = after.alu_instrs;
    st.dwords_after = unsigned(words_after->size());
-   st.gprs_after = program_gprs(out);
+   st.gprs_after = program_gprs(*out);
    st.optimized = !opts.sb_dry;
    if (opts.sb_stat) {
       st.log += tag + (opts.sb_dry ? " (dry)" : "") + ": alu_groups " +
