@@ -19,6 +19,17 @@
  * is emitted one instruction per group, ordered so that every read of a
  * register happens before the write of a sibling that overwrites it (the
  * VLIW semantics of the original group), for the post_scheduler to pack.
+ * When the registers form a cycle (a swap), the rest of the group stays one
+ * group if it fits one, else one result goes through a scratch register
+ * above everything allocated and a MOV.  A fetch clause joins the one just
+ * before it when it neither reads nor overwrites that one's registers.
+ *
+ * What the allocation must give (checked, false otherwise): phi/loop_phi
+ * sources in the phi's register; a psi's new value written where the psi
+ * and the value it keeps live (one register); the values of one fetch dst,
+ * fetch address or export element in one GPR, channels distinct (burst
+ * exports: consecutive GPRs, same channels); in fixed groups, results on
+ * the channel of their vector slot.
  * Anything that cannot be rebuilt exactly returns false with a diagnostic.
  */
 #include <algorithm>
