@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/exec.h"
 #include "r600/r600_emu_alu.h"
@@ -129,7 +130,7 @@ bool pure_op(ChipClass chip, AluOp op)
  * description and, in the emulator's model, giving the same float (up to
  * the sign of zero and NaN payloads) for swapped operands on the special
  * values.  Legacy MAX/MIN are not: MAX(NaN, x) is x but MAX(x, NaN) NaN. */
-bool commutative(ChipClass chip, AluOp op)
+bool probe_commutative(ChipClass chip, AluOp op)
 {
    if (!(alu_op_info(op).flags & AF_COMM) || alu_op_info(op).num_src < 2)
       return false;
@@ -146,6 +147,19 @@ bool commutative(ChipClass chip, AluOp op)
       }
    }
    return true;
+}
+
+/* Probed once per chip and op (a thread-safe static). */
+bool commutative(ChipClass chip, AluOp op)
+{
+   static const std::vector<bool> table = [] {
+      std::vector<bool> t(kNumChipClasses * kNumAluOps);
+      for (unsigned c = 0; c < kNumChipClasses; c++)
+         for (unsigned o = 0; o < kNumAluOps; o++)
+            t[c * kNumAluOps + o] = probe_commutative(ChipClass(c), AluOp(o));
+      return t;
+   }();
+   return table[chip_index(chip) * kNumAluOps + unsigned(op)];
 }
 
 /* The result does not depend on clamp/omod being applied as a float: the
