@@ -187,11 +187,15 @@ struct Converter {
    /* One side of the if: only ALU clauses of effect-free instructions. */
    bool side_ok(const std::vector<Node *> &nodes, size_t first, SideCost &cost) const
    {
+      /* Control flow first, so an if kept inside counts as nested control
+       * flow rather than as its PRED_SET. */
+      for (size_t i = first; i < nodes.size(); i++)
+         if (nodes[i]->kind != NodeKind::Cf)
+            return no(nodes[i]->kind == NodeKind::Region
+                         ? "side has nested control flow"
+                         : "side has a break, continue or other node");
       for (size_t i = first; i < nodes.size(); i++) {
          const Node *cf = nodes[i];
-         if (cf->kind != NodeKind::Cf)
-            return no(cf->kind == NodeKind::Region ? "side has nested control flow"
-                                                   : "side has a break, continue or other node");
          if (cf->cf) {
             switch (cf->cf->op) {
             case CfOp::ALU:
