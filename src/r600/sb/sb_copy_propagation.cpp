@@ -238,14 +238,28 @@ void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
 bool copy_propagation(Shader &sh, Diagnostics &diags)
 {
    (void)diags;
+   /* CF instructions control may reach from elsewhere: lanes arriving
+    * there did not run the clause before them. */
+   std::vector<bool> target(sh.cf.size() + 1, false);
+   for (const CfNode &n : sh.cf)
+      if (cf_op_info(n.cf.op).enc != CfEncoding::Alu &&
+          cf_op_info(n.cf.op).enc != CfEncoding::Export &&
+          cf_op_info(n.cf.op).enc != CfEncoding::Mem && !(cf_op_info(n.cf.op).flags & CF_FETCH) &&
+          n.cf.target < target.size())
+         target[n.cf.target] = true;
    for (size_t i = 0; i < sh.cf.size(); i++) {
       if (!sh.cf[i].is_alu)
          continue;
       CopyMap copies;
       propagate_clause(sh.chip, sh.cf[i].alu, copies);
       /* Fetch clauses and exports right after the clause still see the
-       * clause's copies (exports write no registers). */
-      for (size_t j = i + 1; j < sh.cf.size() && !copies.empty(); j++) {
+       * clause's copies (exports write no registers) -- unless the clause
+       * changes the active lanes on its way out (ALU_POP_AFTER ends a
+       * branch whose other side never ran these copies, ALU_BREAK,
+       * ...), or other paths join in between. */
+      if (sh.cf[i].cf.op != CfOp::ALU)
+         continue;
+      for (size_t j = i + 1; j < sh.cf.size() && !copies.empty() && !target[j]; j++) {
          CfInstr &next = sh.cf[j].cf;
          if (cf_op_info(next.op).flags & CF_FETCH)
             propagate_into_fetches(next, copies);
