@@ -193,13 +193,13 @@ std::unique_ptr<Target> target_or_fail(const char *name)
 
 /* Plain and sb through the emulator.  Counts the programs sb changed, so the
  * test can insist that sb actually optimized something. */
-void run_sb(const char *chip, uint32_t base)
+void run_sb(const char *chip, uint32_t base, const std::vector<uint32_t> *fixed = nullptr)
 {
    auto target = target_or_fail(chip);
    ASSERT_TRUE(target);
    unsigned n = env_uint("SBCC_SB_RANDOM_PROGRAMS").value_or(1000);
    unsigned changed = 0, total = 0, failures = 0;
-   for (uint32_t seed : seeds(base, n)) {
+   for (uint32_t seed : fixed ? *fixed : seeds(base, n)) {
       RandomProgram p;
       if (!make_program(seed, p))
          return;
@@ -307,6 +307,14 @@ void run_dskip(const char *chip, int mode, uint32_t base)
  * programs. */
 TEST(SbRandom, EvergreenSb) { run_sb("evergreen", 2000000); }
 TEST(SbRandom, R700Sb) { run_sb("r700", 2500000); }
+/* Seeds that once gave wrong code (found with SBCC_SB_RANDOM_PROGRAMS=10000):
+ * copies at the end of an ELSE side (ALU_POP_AFTER) were propagated into
+ * the export after the branch by the clause-local copy_propagation. */
+TEST(SbRandom, R700SbFoundSeeds)
+{
+   const std::vector<uint32_t> found = {2500673, 2506050, 2507660, 2508112, 2509483};
+   run_sb("r700", 0, &found);
+}
 TEST(SbRandom, EvergreenSbDry) { run_dry("evergreen", 3000000); }
 TEST(SbRandom, R700SbDry) { run_dry("r700", 3500000); }
 TEST(SbRandom, EvergreenDskipMode1) { run_dskip("evergreen", 1, 4000000); }
