@@ -158,6 +158,10 @@ std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
       AluInstr in = n.bc;
       in.slot = slot;
       const unsigned nsrc = alu_op_info(in.op).num_src;
+      /* gvn may have turned the node into a MOV: operands it no longer
+       * has must not reach the encoder. */
+      for (unsigned s = nsrc; s < 3; s++)
+         in.src[s] = AluSrc{};
       for (unsigned s = 0; s < nsrc; s++) {
          const Operand &o = n.src[s];
          AluSrc &src = in.src[s];
