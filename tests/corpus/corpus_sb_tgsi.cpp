@@ -53,12 +53,12 @@ void run(r600::ChipClass chip)
    std::sort(files.begin(), files.end());
 
    DebugOptions sbopts;
-   sbopts.sb = sbopts.sb_cl = true;
+   sbopts.sb = sbopts.sb_cl = sbopts.sb_stat = true;
    static const char *kStats[] = {"alu_groups", "gprs", "cf", "dw"};
    std::map<std::string, int64_t> plain_tot, sb_tot;
    std::map<std::string, unsigned> ssa_fallbacks, fallbacks;
    unsigned shaders = 0, both_agree = 0, plain_only = 0, sb_only = 0, ssa_used = 0;
-   std::vector<std::string> regressions;
+   std::vector<std::string> regressions, ssa_examples;
    for (const fs::path &f : files) {
       if (shaders >= limit)
          break;
@@ -92,8 +92,11 @@ void run(r600::ChipClass chip)
       ASSERT_TRUE(opt) << rel << ": " << sbdiags.str();
       if (sbst.ssa)
          ssa_used++;
-      else if (!sbst.ssa_failed_pass.empty())
+      else if (!sbst.ssa_failed_pass.empty()) {
          ssa_fallbacks[sbst.ssa_failed_pass]++;
+         if (ssa_examples.size() < 10)
+            ssa_examples.push_back(rel + ": " + sbst.log.substr(0, sbst.log.find('\n')));
+      }
       if (!sbst.failed_pass.empty())
          fallbacks[sbst.failed_pass]++;
       for (const char *k : kStats) {
@@ -119,6 +122,8 @@ void run(r600::ChipClass chip)
    out += "  SSA stage used for " + std::to_string(ssa_used) + "; it gave up on:";
    for (auto &[pass, n] : ssa_fallbacks)
       out += " " + pass + " " + std::to_string(n);
+   for (const std::string &e : ssa_examples)
+      out += "\n    " + e;
    out += "\n  source bytecode kept for:";
    for (auto &[pass, n] : fallbacks)
       out += " " + pass + " " + std::to_string(n);

@@ -249,6 +249,7 @@ class Finalizer {
    bool emit_whole(std::vector<PGroup> singles);
    bool whole_fits(std::vector<AluInstr> instrs) const;
    AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
+   std::optional<AluGroup> port_copies(std::vector<AluInstr> &instrs) const;
    /* First register above everything allocated: scratch for breaking a
     * register swap inside one group. */
    unsigned scratch_gpr_ = 0;
@@ -603,6 +604,42 @@ AluInstr Finalizer::alu_mov(unsigned gpr, unsigned chan, unsigned from) const
    return in;
 }
 
+/* A group no bank swizzle can serve (typically a DOT4 whose slots read
+ * many registers on one channel): one operand of every slot is copied, in
+ * the group just before, into the scratch register on that slot's channel,
+ * and the group reads the copies instead.  Tried for src1, then src0.
+ * Returns the copy group with `instrs` rewritten, or nullopt. */
+std::optional<AluGroup> Finalizer::port_copies(std::vector<AluInstr> &instrs) const
+{
+   if (scratch_gpr_ >= kMaxGpr)
+      return std::nullopt;
+   for (unsigned k : {1u, 0u}) {
+      std::vector<AluInstr> trial = instrs;
+      AluGroup copies;
+      bool ok = true, any = false;
+      for (AluInstr &in : trial) {
+         if (k >= alu_op_info(in.op).num_src || in.src[k].sel > kSrcGPRLast)
+            continue;
+         if (in.src[k].rel || in.slot > kSlotW) {
+            ok = false;
+            break;
+         }
+         AluInstr mov = alu_mov(scratch_gpr_, in.slot, in.src[k].sel);
+         mov.src[0].chan = in.src[k].chan;
+         copies.instrs.push_back(mov);
+         in.src[k].sel = uint8_t(scratch_gpr_);
+         in.src[k].chan = in.slot;
+         any = true;
+      }
+      if (!ok || !any || !assign_bank_swizzles(chip_, copies.instrs) ||
+          !assign_bank_swizzles(chip_, trial))
+         continue;
+      instrs = std::move(trial);
+      return copies;
+   }
+   return std::nullopt;
+}
+
 /* Whether the instructions can share one group on their channels' slots
  * (or trans) with a legal bank swizzle. */
 bool Finalizer::whole_fits(std::vector<AluInstr> instrs) const
@@ -760,10 +797,14 @@ bool Finalizer::flush(CfOp op)
             return fail("constant outside the clause's kcache locks");
       }
       if (!assign_bank_swizzles(chip_, p.instrs)) {
-         std::string ops;
-         for (const AluInstr &in : p.instrs)
-            ops += (ops.empty() ? "" : ", ") + std::string(alu_op_name(in.op));
-         return fail("no bank swizzle fits the register reads of the group " + ops);
+         if (auto copies = port_copies(p.instrs)) {
+            c.groups.push_back(std::move(*copies));
+         } else {
+               std::string ops;
+            for (const AluInstr &in : p.instrs)
+               ops += (ops.empty() ? "" : ", ") + std::string(alu_op_name(in.op));
+            return fail("no bank swizzle fits the register reads of the group " + ops);
+         }
       }
       AluGroup g;
       g.instrs = std::move(p.instrs);
