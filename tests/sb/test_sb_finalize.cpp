@@ -350,6 +350,60 @@ TEST(SbFinalize, RotationOnOneChannelGoesThroughAScratchRegister)
    EXPECT_EQ(outputs_of(out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
 }
 
+TEST(SbFinalize, Dot4WithoutABankSwizzleReadsCopies)
+{
+   /* DOT4 over R2 and R3 is fine; allocated so that every element sits in
+    * channel x of its own register (R4..R11), its slots read eight
+    * registers on one channel, which no bank swizzle serves.  Its operands
+    * are copied into the scratch registers (R12, R13) just before it, on the
+    * slot's channel. */
+   AluInstr dot[4];
+   for (unsigned c = 0; c < 4; c++)
+      dot[c] = alu(AluOp::DOT4, c, dst(5, c, c == 0), src_gpr(2, c), src_gpr(3, c));
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), one()),
+                         alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(1, 1), one()),
+                         alu(AluOp::ADD, kSlotZ, dst(2, 2), src_gpr(1, 0), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotW, dst(2, 3), one())}),
+                  group({alu(AluOp::MUL, kSlotX, dst(3, 0), src_gpr(1, 1), src_gpr(1, 1)),
+                         alu(AluOp::ADD, kSlotY, dst(3, 1), src_gpr(1, 0), src_gpr(1, 0)),
+                         alu(AluOp::MOV, kSlotZ, dst(3, 2), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotW, dst(3, 3), src_gpr(1, 0))}),
+                  group({dot[0], dot[1], dot[2], dot[3]})}),
+      export_done(5),
+   });
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Allocation a = identity_allocation(*sh);
+   for (unsigned r = 2; r <= 3; r++)
+      for (unsigned chan = 0; chan < 4; chan++)
+         a.reg[sh->value_id(sh->var_id(VarKind::Gpr, r, chan), 1)] =
+            RegAssign{int16_t(4 + (r - 2) * 4 + chan), 0};
+   Program out;
+   ASSERT_TRUE(bc_finalize(*sh, a, vs_info(kEg), out, d)) << d.str();
+   /* src1 alone is not enough (R4..R7 on channel x stay four reads):
+    * both operands go through R12 and R13, one MOV per group. */
+   const auto &groups = out.cf[0].groups;
+   ASSERT_GE(groups.size(), 9u);
+   const AluGroup &dot4 = groups.back();
+   for (unsigned c = 0; c < 4; c++) {
+      const AluInstr &m0 = groups[groups.size() - 9 + 2 * c].instrs.at(0);
+      const AluInstr &m1 = groups[groups.size() - 8 + 2 * c].instrs.at(0);
+      EXPECT_EQ(m0.op, AluOp::MOV);
+      EXPECT_EQ(m0.dst.gpr * 4 + m0.dst.chan, 12u * 4 + c);
+      EXPECT_EQ(m0.src[0].sel, 4u + c);
+      EXPECT_EQ(m1.dst.gpr * 4 + m1.dst.chan, 13u * 4 + c);
+      EXPECT_EQ(m1.src[0].sel, 8u + c);
+      EXPECT_EQ(dot4.instrs[c].src[0].sel * 4 + dot4.instrs[c].src[0].chan, 12u * 4 + c);
+      EXPECT_EQ(dot4.instrs[c].src[1].sel * 4 + dot4.instrs[c].src[1].chan, 13u * 4 + c);
+   }
+   EXPECT_TRUE(validate_program(out, vs_info(kEg), d)) << d.str();
+   EXPECT_EQ(outputs_of(out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
+}
+
 TEST(SbFinalize, SelfMovesAreDropped)
 {
    Program p = program(kEg, {

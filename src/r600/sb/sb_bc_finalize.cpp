@@ -249,7 +249,7 @@ class Finalizer {
    bool emit_whole(std::vector<PGroup> singles);
    bool whole_fits(std::vector<AluInstr> instrs) const;
    AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
-   std::optional<AluGroup> port_copies(std::vector<AluInstr> &instrs) const;
+   std::optional<std::vector<AluGroup>> port_copies(std::vector<AluInstr> &instrs) const;
    /* First register above everything allocated: scratch for breaking a
     * register swap inside one group. */
    unsigned scratch_gpr_ = 0;
@@ -605,34 +605,40 @@ AluInstr Finalizer::alu_mov(unsigned gpr, unsigned chan, unsigned from) const
 }
 
 /* A group no bank swizzle can serve (typically a DOT4 whose slots read
- * many registers on one channel): one operand of every slot is copied, in
- * the group just before, into the scratch register on that slot's channel,
- * and the group reads the copies instead.  Tried for src1, then src0.
- * Returns the copy group with `instrs` rewritten, or nullopt. */
-std::optional<AluGroup> Finalizer::port_copies(std::vector<AluInstr> &instrs) const
+ * many registers on one channel): operands of its slots are copied, just
+ * before it, into scratch registers on the slot's channel, and the group
+ * reads the copies.  Tried for src1, then src0, then both (src0 in the
+ * first scratch register, src1 in the next).  Each copy is a group of its
+ * own (the copies may conflict among themselves; the post_scheduler packs
+ * them).  Returns the copy groups with `instrs` rewritten, or nullopt. */
+std::optional<std::vector<AluGroup>> Finalizer::port_copies(std::vector<AluInstr> &instrs) const
 {
-   if (scratch_gpr_ >= kMaxGpr)
-      return std::nullopt;
-   for (unsigned k : {1u, 0u}) {
+   const std::vector<std::vector<unsigned>> tries = {{1}, {0}, {0, 1}};
+   for (const auto &ks : tries) {
+      if (scratch_gpr_ + ks.size() > kMaxGpr)
+         continue;
       std::vector<AluInstr> trial = instrs;
-      AluGroup copies;
-      bool ok = true, any = false;
+      std::vector<AluGroup> copies;
+      bool ok = true;
       for (AluInstr &in : trial) {
-         if (k >= alu_op_info(in.op).num_src || in.src[k].sel > kSrcGPRLast)
-            continue;
-         if (in.src[k].rel || in.slot > kSlotW) {
-            ok = false;
-            break;
+         for (size_t i = 0; i < ks.size() && ok; i++) {
+            const unsigned k = ks[i], scratch = scratch_gpr_ + unsigned(i);
+            if (k >= alu_op_info(in.op).num_src || in.src[k].sel > kSrcGPRLast)
+               continue;
+            if (in.src[k].rel || in.slot > kSlotW) {
+               ok = false;
+               break;
+            }
+            AluGroup g;
+            AluInstr mov = alu_mov(scratch, in.slot, in.src[k].sel);
+            mov.src[0].chan = in.src[k].chan;
+            g.instrs.push_back(mov);
+            copies.push_back(std::move(g));
+            in.src[k].sel = uint8_t(scratch);
+            in.src[k].chan = in.slot;
          }
-         AluInstr mov = alu_mov(scratch_gpr_, in.slot, in.src[k].sel);
-         mov.src[0].chan = in.src[k].chan;
-         copies.instrs.push_back(mov);
-         in.src[k].sel = uint8_t(scratch_gpr_);
-         in.src[k].chan = in.slot;
-         any = true;
       }
-      if (!ok || !any || !assign_bank_swizzles(chip_, copies.instrs) ||
-          !assign_bank_swizzles(chip_, trial))
+      if (!ok || copies.empty() || !assign_bank_swizzles(chip_, trial))
          continue;
       instrs = std::move(trial);
       return copies;
@@ -798,7 +804,8 @@ bool Finalizer::flush(CfOp op)
       }
       if (!assign_bank_swizzles(chip_, p.instrs)) {
          if (auto copies = port_copies(p.instrs)) {
-            c.groups.push_back(std::move(*copies));
+            for (AluGroup &cg : *copies)
+               c.groups.push_back(std::move(cg));
          } else {
                std::string ops;
             for (const AluInstr &in : p.instrs)
