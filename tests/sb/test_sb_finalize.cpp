@@ -404,6 +404,38 @@ TEST(SbFinalize, Dot4WithoutABankSwizzleReadsCopies)
    EXPECT_EQ(outputs_of(out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
 }
 
+TEST(SbFinalize, AluAfterAnExportJoinsTheClauseBeforeIt)
+{
+   /* The clause after the position export writes nothing the export reads,
+    * so it runs before it, in the first clause: one CF less. */
+   CfInstr pos = export_done(3, 1, 60, false);
+   pos.op = CfOp::EXPORT;
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 0), one()),
+                         alu(AluOp::MOV, kSlotY, dst(3, 1), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotZ, dst(3, 2), zero()),
+                         alu(AluOp::MOV, kSlotW, dst(3, 3), one())})}),
+      pos,
+      alu_clause({group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 0))})}),
+      export_done(2),
+   });
+   check(p, "0 ALU groups=6\n1 EXPORT R3.xyzw\n2 EXPORT_DONE R2.xyzw EOP\n");
+}
+
+TEST(SbFinalize, AluThatOverwritesAnExportedRegisterStaysAfterIt)
+{
+   CfInstr pos = export_done(2, 1, 60, false);
+   pos.op = CfOp::EXPORT;
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), one())})}),
+      pos,
+      alu_clause({group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1))})}),
+      export_done(2),
+   });
+   check(p, "0 ALU groups=1\n1 EXPORT R2.xyzw\n2 ALU groups=1\n3 EXPORT_DONE R2.xyzw EOP\n");
+}
+
 TEST(SbFinalize, SelfMovesAreDropped)
 {
    Program p = program(kEg, {

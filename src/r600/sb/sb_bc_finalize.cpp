@@ -250,6 +250,7 @@ class Finalizer {
    bool whole_fits(std::vector<AluInstr> instrs) const;
    AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
    std::optional<std::vector<AluGroup>> port_copies(std::vector<AluInstr> &instrs) const;
+   bool may_precede_exports(const Node *alu, const std::vector<const Node *> &exports) const;
    /* First register above everything allocated: scratch for breaking a
     * register swap inside one group. */
    unsigned scratch_gpr_ = 0;
@@ -1138,10 +1139,66 @@ bool Finalizer::emit_loop(const Node *reg)
    return true;
 }
 
-bool Finalizer::emit_list(const std::vector<Node *> &list, size_t from)
+/* An ALU clause right after exports may run before them when it writes
+ * nothing they read (exports only read): it then joins the clause before
+ * the exports instead of opening a new one.  Vertex shaders whose last
+ * output copies come after the position export save a CF this way. */
+bool Finalizer::may_precede_exports(const Node *alu, const std::vector<const Node *> &exports) const
 {
-   for (size_t i = from; i < list.size(); i++)
-      if (!emit_node(list[i]))
+   if (alu->kind != NodeKind::Cf || (alu->cf && cf_op_info(alu->cf->op).enc != CfEncoding::Alu) ||
+       (alu->cf && alu->cf->op != CfOp::ALU))
+      return false;
+   std::vector<unsigned> writes;
+   for (const Node *g : alu->children) {
+      if (g->kind != NodeKind::AluGroup)
+         return false;
+      for (const Node *a : g->children)
+         for (const Value &d : a->dst) {
+            if (d.kind == ValueKind::Rel || (d.kind == ValueKind::Var && has_id(d) &&
+                                             sh_.vars[d.var].kind == VarKind::ExecMask))
+               return false;
+            if (!is_reg_var(d))
+               continue;
+            const RegAssign r = reg(d);
+            if (r.gpr >= 0)
+               writes.push_back(unsigned(r.gpr) * 4 + r.chan);
+         }
+   }
+   for (const Node *e : exports)
+      for (const Value &v : e->src) {
+         const RegAssign r = reg(v);
+         if (r.gpr >= 0 &&
+             std::find(writes.begin(), writes.end(), unsigned(r.gpr) * 4 + r.chan) != writes.end())
+            return false;
+      }
+   return true;
+}
+
+bool Finalizer::emit_list(const std::vector<Node *> &list_in, size_t from)
+{
+   std::vector<const Node *> list(list_in.begin() + std::ptrdiff_t(std::min(from, list_in.size())),
+                                  list_in.end());
+   auto is_export = [](const Node *n) {
+      return n->kind == NodeKind::Cf && n->cf &&
+             cf_op_info(n->cf->op).enc == CfEncoding::Export && !n->cf->exp.rw_rel &&
+             !n->cf->end_of_program;
+   };
+   for (size_t j = 1; j < list.size(); j++) {
+      size_t i = j;
+      while (i > 0 && is_export(list[i - 1]))
+         i--;
+      if (i == j)
+         continue;
+      const std::vector<const Node *> exports(list.begin() + std::ptrdiff_t(i),
+                                              list.begin() + std::ptrdiff_t(j));
+      if (!may_precede_exports(list[j], exports))
+         continue;
+      const Node *alu = list[j];
+      list.erase(list.begin() + std::ptrdiff_t(j));
+      list.insert(list.begin() + std::ptrdiff_t(i), alu);
+   }
+   for (const Node *n : list)
+      if (!emit_node(n))
          return false;
    return true;
 }
