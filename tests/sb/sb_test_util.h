@@ -6,6 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
 #include "r600/r600_emu.h"
 #include "r600/sb/sb.h"
 #include "r600/sb/sb_passes.h"
@@ -14,6 +19,42 @@
 namespace sbcc::r600::sb::test {
 
 using namespace sbcc::r600::test;
+
+/* PRED_SET* on slot x updating the exec mask and the predicate, as the
+ * plain backend opens an if. */
+inline AluInstr pred(AluOp op, AluSrc a, AluSrc b)
+{
+   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
+   in.update_exec_mask = true;
+   in.update_pred = true;
+   return in;
+}
+
+inline CfInstr push_if(AluInstr p) { return alu_clause({group({p})}, CfOp::ALU_PUSH_BEFORE); }
+
+/* The TGSI texts of a .shader_test ([vertex shader tgsi], [fragment
+ * shader tgsi] sections), in file order. */
+inline std::vector<std::string> tgsi_sections(const std::filesystem::path &f)
+{
+   std::ifstream in(f);
+   std::vector<std::string> out;
+   std::string line, text;
+   bool on = false;
+   while (std::getline(in, line)) {
+      if (!line.empty() && line[0] == '[') {
+         if (on)
+            out.push_back(text);
+         text.clear();
+         on = line == "[vertex shader tgsi]" || line == "[fragment shader tgsi]";
+         continue;
+      }
+      if (on)
+         text += line + "\n";
+   }
+   if (on)
+      out.push_back(text);
+   return out;
+}
 
 inline Program program(ChipClass chip, std::vector<CfInstr> cf)
 {

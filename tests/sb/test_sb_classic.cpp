@@ -19,14 +19,6 @@ constexpr ChipClass kEg = ChipClass::Evergreen;
 /* ALU instructions left by the SSA stage in each example. */
 constexpr unsigned SSA_ALU_WHILE = 9, SSA_ALU_NESTED = 8, SSA_ALU_ARRAY = 11;
 
-AluInstr pred(AluOp op, AluSrc a, AluSrc b)
-{
-   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
-   in.update_exec_mask = true;
-   in.update_pred = true;
-   return in;
-}
-
 unsigned alu_count(const Program &p)
 {
    unsigned n = 0;

@@ -106,16 +106,6 @@ std::string listing(const Program &p)
    return s;
 }
 
-AluInstr pred(AluOp op, AluSrc a, AluSrc b)
-{
-   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
-   in.update_exec_mask = true;
-   in.update_pred = true;
-   return in;
-}
-
-CfInstr push_if(AluInstr p) { return alu_clause({group({p})}, CfOp::ALU_PUSH_BEFORE); }
-
 Vec4 fvec(float x, float y)
 {
    return Vec4{std::bit_cast<uint32_t>(x), std::bit_cast<uint32_t>(y), 0, 0};

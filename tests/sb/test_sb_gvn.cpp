@@ -65,14 +65,6 @@ std::string run(const Program &p, bool with_peephole = false, const RegionParseO
    return region_dump(*r.sh);
 }
 
-AluInstr pred(AluOp op, AluSrc a, AluSrc b)
-{
-   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
-   in.update_exec_mask = true;
-   in.update_pred = true;
-   return in;
-}
-
 AluSrc negate(AluSrc s)
 {
    s.neg = !s.neg;
@@ -1101,28 +1093,6 @@ std::string summary(const Stats &st)
    return o.str();
 }
 
-std::vector<std::string> tgsi_sections(const std::filesystem::path &f)
-{
-   std::ifstream in(f);
-   std::vector<std::string> out;
-   std::string line, text;
-   bool on = false;
-   while (std::getline(in, line)) {
-      if (!line.empty() && line[0] == '[') {
-         if (on)
-            out.push_back(text);
-         text.clear();
-         on = line == "[vertex shader tgsi]" || line == "[fragment shader tgsi]";
-         continue;
-      }
-      if (on)
-         text += line + "\n";
-   }
-   if (on)
-      out.push_back(text);
-   return out;
-}
-
 } // namespace whole
 
 TEST(SbGvnWhole, ShaderTestStages)
@@ -1140,7 +1110,7 @@ TEST(SbGvnWhole, ShaderTestStages)
    for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
       whole::Stats st;
       for (auto &f : files)
-         for (auto &text : whole::tgsi_sections(f))
+         for (auto &text : tgsi_sections(f))
             whole::compile(text, f.filename().string(), chip, st);
       std::cout << chip_class_name(chip) << ": " << whole::summary(st) << "\n";
       EXPECT_EQ(st.failures, "");

@@ -33,19 +33,6 @@ using namespace sbcc::r600;
 using namespace sbcc::r600::sb::region;
 using namespace sbcc::r600::sb::test;
 
-AluInstr pred(AluOp op, AluSrc a, AluSrc b)
-{
-   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
-   in.update_exec_mask = true;
-   in.update_pred = true;
-   return in;
-}
-
-CfInstr push_if(AluInstr p)
-{
-   return alu_clause({group({p})}, CfOp::ALU_PUSH_BEFORE);
-}
-
 uint32_t fbits(float f)
 {
    uint32_t u;
@@ -895,28 +882,6 @@ std::optional<std::filesystem::path> source_dir(const char *sub)
 }
 
 /* The [vertex shader tgsi] / [fragment shader tgsi] sections of a file. */
-std::vector<std::string> tgsi_sections(const std::filesystem::path &f)
-{
-   std::ifstream in(f);
-   std::vector<std::string> out;
-   std::string line, text;
-   bool on = false;
-   while (std::getline(in, line)) {
-      if (!line.empty() && line[0] == '[') {
-         if (on)
-            out.push_back(text);
-         text.clear();
-         on = line == "[vertex shader tgsi]" || line == "[fragment shader tgsi]";
-         continue;
-      }
-      if (on)
-         text += line + "\n";
-   }
-   if (on)
-      out.push_back(text);
-   return out;
-}
-
 std::vector<std::filesystem::path> files_with(const std::filesystem::path &dir,
                                               const std::string &ext)
 {

@@ -32,19 +32,6 @@ using namespace sbcc::r600;
 using namespace sbcc::r600::sb::region;
 using namespace sbcc::r600::sb::test;
 
-AluInstr pred(AluOp op, AluSrc a, AluSrc b)
-{
-   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
-   in.update_exec_mask = true;
-   in.update_pred = true;
-   return in;
-}
-
-CfInstr push_if(AluInstr p)
-{
-   return alu_clause({group({p})}, CfOp::ALU_PUSH_BEFORE);
-}
-
 /* The tree points into its program: keep both. */
 struct Parsed {
    std::unique_ptr<Program> prog;

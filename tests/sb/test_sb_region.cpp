@@ -18,19 +18,6 @@ using namespace sbcc::r600;
 using namespace sbcc::r600::sb::region;
 using namespace sbcc::r600::sb::test;
 
-AluInstr pred(AluOp op, AluSrc a, AluSrc b)
-{
-   AluInstr in = alu(op, kSlotX, dst(0, 0, false), a, b);
-   in.update_exec_mask = true;
-   in.update_pred = true;
-   return in;
-}
-
-CfInstr push_if(AluInstr p)
-{
-   return alu_clause({group({p})}, CfOp::ALU_PUSH_BEFORE);
-}
-
 std::string ssa_dump(const Program &p, const RegionParseOptions &o = {})
 {
    Diagnostics d;
