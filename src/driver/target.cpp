@@ -72,6 +72,17 @@ class R600Target final : public Target {
    {
       return r600::r600_executable_binary(exe);
    }
+   std::vector<std::string> missing_extensions(const CompileOptions &options) const override
+   {
+      auto chip = options.chip.empty() ? std::optional<r600::ChipClass>(chip_)
+                                       : r600::chip_class_from_name(options.chip);
+      /* Fine derivatives (DDX_FINE/DDY_FINE) need Evergreen's per-pixel
+       * gradients; R600/R700 only have coarse GET_GRADIENTS_H/V, and Mesa
+       * exposes ARB_derivative_control from Evergreen on. */
+      if (chip && (*chip == r600::ChipClass::R600 || *chip == r600::ChipClass::R700))
+         return {"GL_ARB_derivative_control"};
+      return {};
+   }
    bool disassemble(const std::vector<uint8_t> &bytes, std::string &out,
                     Diagnostics &diags) const override
    {

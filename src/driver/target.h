@@ -37,6 +37,13 @@ class Target {
    /* Raw machine code of the last compile() for `-o` and the C API; empty for
     * targets without a binary form (the reference). */
    virtual std::vector<uint8_t> binary(const Executable &) const { return {}; }
+   /* GL extensions a shader_test may [require] that this target (with these
+    * options' chip) cannot provide; the runner skips such tests, as piglit
+    * does on drivers without the extension. */
+   virtual std::vector<std::string> missing_extensions(const CompileOptions &) const
+   {
+      return {};
+   }
    /* Disassembly of a binary; false (and a diagnostic) when unsupported. */
    virtual bool disassemble(const std::vector<uint8_t> &, std::string &, Diagnostics &diags) const
    {

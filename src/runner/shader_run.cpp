@@ -345,7 +345,8 @@ std::optional<std::vector<LoadedStage>> load_stages(const ShaderTest &test, Diag
 
 namespace {
 
-bool requirement_met(const Requirement &r, std::string &why)
+bool requirement_met(const Requirement &r, const std::vector<std::string> &missing,
+                     std::string &why)
 {
    static const char *const extensions[] = {
       "GL_ARB_vertex_program",      "GL_ARB_fragment_program",
@@ -354,6 +355,7 @@ bool requirement_met(const Requirement &r, std::string &why)
       "GL_ARB_texture_cube_map",    "GL_EXT_texture3D",
       "GL_ARB_shadow",              "GL_ARB_depth_texture",
       "GL_ARB_texture_non_power_of_two", "GL_ARB_multitexture",
+      "GL_ARB_derivative_control",
    };
    std::istringstream ss(r.text);
    std::string a, op, v;
@@ -364,6 +366,8 @@ bool requirement_met(const Requirement &r, std::string &why)
       bool have = false;
       for (const char *e : extensions)
          have |= name == e;
+      for (const std::string &m : missing)
+         have &= name != m;
       if (have == neg)
          why = neg ? "requires " + name + " to be absent" : name + " is not supported";
       return have != neg;
@@ -439,7 +443,7 @@ TestResult Executor::run()
 {
    for (const auto &r : test_.requirements) {
       std::string why;
-      if (!requirement_met(r, why)) {
+      if (!requirement_met(r, opts_.missing_extensions, why)) {
          result_.status = TestStatus::Skip;
          result_.messages.push_back(why);
          return std::move(result_);

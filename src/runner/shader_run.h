@@ -77,6 +77,8 @@ struct TestResult {
 struct RunOptions {
    RunLimits limits;
    unsigned batch_lanes = 64;
+   /* Extensions the target lacks ([require] of one of them skips the test). */
+   std::vector<std::string> missing_extensions;
 };
 
 /* Errors in the test itself (bad stage text, unsupported state) are reported

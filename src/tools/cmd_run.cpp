@@ -71,6 +71,7 @@ int cmd_run_test(int argc, char **argv)
       print_diags(tdiags);
       return 2;
    }
+   ro.missing_extensions = target->missing_extensions(opts);
    auto compile = stage_compiler(*target, opts);
    unsigned pass = 0, skip = 0, bad = 0;
    for (const auto &path : args.positional) {

@@ -85,6 +85,39 @@ TEST(RunTest, UnsupportedRequirementSkips)
              std::vector<std::string>{"GL 4.5 is not supported"});
 }
 
+TEST(RunTest, ExtensionTheTargetLacksSkips)
+{
+   /* Targets name the extensions they cannot provide (R600/R700: no fine
+    * derivatives); a test requiring one is skipped there, run elsewhere. */
+   const std::string text = "[require]\nGL_ARB_derivative_control\n" +
+                            std::string(kConstColorFs) +
+                            "[test]\ndraw rect -1 -1 2 2\nprobe all rgb 0 0.5 1\n";
+   Diagnostics d;
+   auto t = parse_shader_test(text, "t.shader_test", d);
+   ASSERT_TRUE(t) << d.str();
+   for (const char *name : {"evergreen", "r700"}) {
+      auto target = make_target(name, d);
+      ASSERT_TRUE(target) << d.str();
+      CompileOptions opts;
+      StageCompiler compile = [&](const tgsi::Shader &s, Diagnostics &dd) {
+         return target->compile(s, opts, dd, nullptr);
+      };
+      RunOptions ro;
+      ro.missing_extensions = target->missing_extensions(opts);
+      TestResult r = run_shader_test(*t, compile, ro, d);
+      if (std::string(name) == "r700") {
+         EXPECT_EQ(r.status, TestStatus::Skip);
+         EXPECT_EQ(r.messages, std::vector<std::string>{"GL_ARB_derivative_control is not supported"});
+      } else {
+         EXPECT_EQ(r.status, TestStatus::Pass) << d.str();
+      }
+   }
+   CompileOptions eg_as_rv770;
+   eg_as_rv770.chip = "RV770";
+   EXPECT_EQ(make_target("evergreen", d)->missing_extensions(eg_as_rv770),
+             std::vector<std::string>{"GL_ARB_derivative_control"});
+}
+
 TEST(RunTest, TgsiVertexStageAndUniforms)
 {
    Outcome o = run("[vertex shader tgsi]\n"
