@@ -187,4 +187,48 @@ TEST(SbClassic, IndirectArrayWritesInsideALoop)
    EXPECT_EQ(alu_count(ssa), SSA_ALU_ARRAY);
 }
 
+TEST(SbClassic, LoopInvariantWorkLeavesTheLoop)
+{
+   /* i = 0; s = 0; do { k = x * 3 + 1 (invariant); s += k; i++; } while
+    * (i < 4): gcm moves k's MUL and ADD in front of LOOP_START; the loop
+    * keeps the two updates and its exit test. */
+   Program p = program(
+      kEg,
+      {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero()),
+                          alu(AluOp::MOV, kSlotY, dst(2, 1), zero())})}),
+       cf_op(CfOp::LOOP_START_DX10, 8),
+       alu_clause({group({alu(AluOp::MUL, kSlotZ, dst(3, 2), src_gpr(1, 0), lit(0))}, {f2u(3.0f)}),
+                   group({alu(AluOp::ADD, kSlotW, dst(3, 3), src_gpr(3, 2), one())}),
+                   group({alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(2, 1), src_gpr(3, 3)),
+                          alu(AluOp::ADD_INT, kSlotX, dst(2, 0), src_gpr(2, 0),
+                              src_inline(kSrc_1_INT))})}),
+       alu_clause({group({pred(AluOp::PRED_SETGE_INT, src_gpr(2, 0), lit(0))}, {4u})},
+                  CfOp::ALU_PUSH_BEFORE),
+       cf_op(CfOp::JUMP, 7, 1),
+       cf_op(CfOp::LOOP_BREAK, 7),
+       cf_op(CfOp::POP, 7, 1),
+       cf_op(CfOp::LOOP_END, 2),
+       export_done(2)});
+   ShaderInfo info = vs_info(kEg, 2);
+   const std::vector<Vec4> in = {vec4f(1, 0, 0, 0), vec4f(-2, 0, 0, 0), vec4f(0.5f, 0, 0, 0)};
+   SbStats st;
+   Program out = optimize_and_compare(p, info, in, true, &st);
+   EXPECT_EQ(outputs_of(out, info, in)[0][1], f2u(16.0f));
+   /* No MUL between LOOP_START_DX10 and LOOP_END; one before. */
+   unsigned before = 0, inside = 0;
+   bool in_loop = false;
+   for (const CfInstr &cf : out.cf) {
+      if (cf.op == CfOp::LOOP_START_DX10)
+         in_loop = true;
+      if (cf.op == CfOp::LOOP_END)
+         in_loop = false;
+      for (const AluGroup &g : cf.groups)
+         for (const AluInstr &i : g.instrs)
+            if (i.op == AluOp::MUL)
+               (in_loop ? inside : before)++;
+   }
+   EXPECT_EQ(before, 1u);
+   EXPECT_EQ(inside, 0u);
+}
+
 } // namespace

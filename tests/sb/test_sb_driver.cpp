@@ -72,11 +72,11 @@ TEST_F(SbDriver, StatLinesNumberShadersFromOne)
    EXPECT_NE(st.log.find("sb: shader #1   post_scheduler"), std::string::npos);
    EXPECT_NE(st.log.find("sb: shader #1   validate"), std::string::npos);
    /* SSA stage: bc_parser, ssa_prepare, ssa_rename, gvn, peephole,
-    * if_conversion, dce_cleanup, ra_split, ra_coalesce, ra_init, ra_checker,
+    * if_conversion, dce_cleanup, gcm, ra_split, ra_coalesce, ra_init, ra_checker,
     * bc_finalize; clause-local stage: bc_parser, copy_propagation,
     * local_gvn, local_dce, post_scheduler, sched_checker, bc_builder,
     * gpr_compaction, validate. */
-   EXPECT_EQ(st.times.size(), 21u);
+   EXPECT_EQ(st.times.size(), 22u);
    ASSERT_TRUE(sb_optimize(four_movs(), vs_info(kEg), o, &st, d));
    EXPECT_EQ(st.shader_seq, 2u);
    EXPECT_EQ(first_line(st.log).substr(0, 14), "sb: shader #2:");

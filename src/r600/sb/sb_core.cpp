@@ -104,6 +104,7 @@ std::optional<Program> ssa_stage(const Program &prog, const ShaderInfo &info,
    step("peephole", [&] { return peephole(*sh, pd); });
    step("if_conversion", [&] { return if_conversion(*sh, pd); });
    step("dce_cleanup", [&] { return dce_cleanup(*sh, pd); });
+   step("gcm", [&] { return gcm(*sh, pd); });
    if (failed.empty())
       dump("dce_cleanup", *sh);
    RaContext ctx;

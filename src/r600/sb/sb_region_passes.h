@@ -3,7 +3,7 @@
  * one file each, in pipeline order:
  *
  *   region_parse -> ssa_prepare -> ssa_rename
- *   -> gvn (+ peephole) -> if_conversion -> dce_cleanup
+ *   -> gvn (+ peephole) -> if_conversion -> dce_cleanup -> gcm
  *   -> ra_split -> ra_coalesce -> ra_init -> ra_checker
  *   -> bc_finalize                         (tree + allocation -> Program)
  *
@@ -76,6 +76,13 @@ struct IfConversionStats {
    std::map<std::string, unsigned> kept; /* why regions stayed branches: count */
 };
 bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stats);
+
+/* ---- gcm (sb_gcm.cpp) ---- */
+
+/* Global code motion: effect-free ALU work whose operands do not change in
+ * a loop moves into a new ALU clause before the loop (inner loops first).
+ * Clause grouping is bc_finalize's. */
+bool gcm(RegionShader &sh, Diagnostics &diags);
 
 /* ---- register allocation (sb_ra_split.cpp, sb_ra_coalesce.cpp, sb_ra_init.cpp,
  *      sb_ra_checker.cpp; shared state in sb_ra.h) ---- */

@@ -1,0 +1,170 @@
+/*
+ * gcm: global code motion, the part of it that pays most on r600 -- ALU work
+ * whose operands do not change inside a loop moves out of the loop, into a
+ * new ALU clause just before it, so it runs once instead of per trip.
+ *
+ * Only instructions without effects move (no predicate, exec-mask, AR or
+ * relative writes, no kills, nothing predicated, nothing reading AR, the
+ * loop index or a relative operand), only from groups that need not stay
+ * whole, and only from the loop body's own ALU clauses (not from ifs inside
+ * it, whose lanes the loop may not run).  A result that feeds a phi stays:
+ * moving it would make it live across the loop next to the phi's own value
+ * and cost a copy.  Inner loops go first, so invariant work climbs out of a
+ * nest one level per loop.  Clause formation itself is bc_finalize's.
+ */
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "r600/sb/sb_region_passes.h"
+
+namespace sbcc::r600::sb::region {
+
+namespace {
+
+struct Gcm {
+   RegionShader &sh;
+   std::vector<bool> in_phi; /* value feeds a phi or loop_phi */
+   unsigned moved = 0;
+
+   bool var_ok(const Value &v) const
+   {
+      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < sh.vars.size() &&
+             v.version <= sh.version_count[v.var];
+   }
+
+   void defs_in(const Node *n, std::vector<bool> &defined) const
+   {
+      auto mark = [&](const Value &v) {
+         if (var_ok(v))
+            defined[sh.value_id(v)] = true;
+         for (const Value &d : v.maydef)
+            if (var_ok(d))
+               defined[sh.value_id(d)] = true;
+      };
+      for (const Value &d : n->dst)
+         mark(d);
+      for (const Node *p : n->loop_phi)
+         for (const Value &d : p->dst)
+            mark(d);
+      for (const Node *p : n->phi)
+         for (const Value &d : p->dst)
+            mark(d);
+      for (const Node *c : n->children)
+         defs_in(c, defined);
+   }
+
+   bool movable(const Node *a, const std::vector<bool> &defined) const
+   {
+      const AluInstr &in = *a->alu;
+      const unsigned flags = alu_op_info(in.op).flags;
+      if ((flags & (AF_MOVA | AF_KILL | AF_PRED | AF_PRED_PUSH | AF_INTERP | AF_PREV_NEXT |
+                    AF_PREV_INTERLEAVE | AF_REPL)) ||
+          alu_writes_pred(in.op) || in.pred_sel || in.update_exec_mask || in.update_pred ||
+          in.index_mode)
+         return false;
+      if (a->dst.size() != 1 || !var_ok(a->dst[0]) || var_in_array(sh, a->dst[0].var) ||
+          in_phi[sh.value_id(a->dst[0])])
+         return false;
+      for (const Value &s : a->src) {
+         switch (s.kind) {
+         case ValueKind::Var: {
+            if (!var_ok(s))
+               return false;
+            const VarKind k = sh.vars[s.var].kind;
+            if (k != VarKind::Gpr && k != VarKind::Temp)
+               return false;
+            if (defined[sh.value_id(s)])
+               return false;
+            break;
+         }
+         case ValueKind::KCache:
+            if (!s.resolved)
+               return false;
+            break;
+         case ValueKind::Inline:
+         case ValueKind::Literal: break;
+         default: return false;
+         }
+      }
+      return true;
+   }
+
+   /* Hoists from the ALU clauses directly in `body` (a loop's repeat) into
+    * `pre`, a new clause; returns how many moved. */
+   unsigned hoist(Node *loop, Node *body, Node *pre)
+   {
+      std::vector<bool> defined(sh.num_values(), false);
+      defs_in(loop, defined);
+      unsigned n = 0;
+      for (Node *cf : body->children) {
+         if (cf->kind != NodeKind::Cf ||
+             (cf->cf && cf_op_info(cf->cf->op).enc != CfEncoding::Alu))
+            continue;
+         for (Node *g : cf->children) {
+            if (g->kind != NodeKind::AluGroup || alu_group_is_fixed(g))
+               continue;
+            for (size_t i = 0; i < g->children.size();) {
+               Node *a = g->children[i];
+               if (a->kind != NodeKind::Alu || !a->alu || !movable(a, defined)) {
+                  i++;
+                  continue;
+               }
+               /* Reads of this group happen before its writes: an operand
+                * written by another slot of the same group is the old value,
+                * which `defined` already covers (it is defined in the loop). */
+               g->children.erase(g->children.begin() + std::ptrdiff_t(i));
+               Node *ng = sh.create(NodeKind::AluGroup);
+               ng->children.push_back(a);
+               pre->children.push_back(ng);
+               defined[sh.value_id(a->dst[0])] = false;
+               n++;
+            }
+         }
+         /* Empty groups would be empty VLIW groups: drop them. */
+         std::erase_if(cf->children, [](const Node *g) {
+            return g->kind == NodeKind::AluGroup && g->children.empty();
+         });
+      }
+      return n;
+   }
+
+   void run(Node *n)
+   {
+      for (size_t i = 0; i < n->children.size(); i++) {
+         Node *c = n->children[i];
+         run(c);
+         if (c->kind != NodeKind::Region || !c->loop || c->children.empty())
+            continue;
+         Node *body = c->children[0];
+         if (body->kind != NodeKind::Repeat || body->target != c)
+            continue;
+         Node *pre = sh.create(NodeKind::Cf);
+         if (hoist(c, body, pre)) {
+            moved += unsigned(pre->children.size());
+            n->children.insert(n->children.begin() + std::ptrdiff_t(i), pre);
+            i++;
+         }
+      }
+   }
+};
+
+} // namespace
+
+bool gcm(RegionShader &sh, Diagnostics &diags)
+{
+   (void)diags;
+   sh.number_values();
+   Gcm g{sh, std::vector<bool>(sh.num_values(), false)};
+   for (const Node *r : sh.regions) {
+      for (const std::vector<Node *> *list : {&r->phi, &r->loop_phi})
+         for (const Node *p : *list)
+            for (const Value &s : p->src)
+               if (g.var_ok(s))
+                  g.in_phi[sh.value_id(s)] = true;
+   }
+   g.run(sh.root);
+   return true;
+}
+
+} // namespace sbcc::r600::sb::region
