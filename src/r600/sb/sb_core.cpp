@@ -69,6 +69,24 @@ namespace {
 
 using PassTimer = std::function<bool(const char *, std::function<bool()>)>;
 
+/* Runs one pass under the timer unless an earlier one failed; the first
+ * failure is remembered in `failed`. */
+struct StepRunner {
+   const PassTimer &timed;
+   std::string &failed;
+
+   bool operator()(const char *name, std::function<bool()> fn) const
+   {
+      if (!failed.empty())
+         return false;
+      if (!timed(name, std::move(fn))) {
+         failed = name;
+         return false;
+      }
+      return true;
+   }
+};
+
 /* Global optimization and register allocation on the region tree
  * (sb_region_passes.h); the finalized program still has one instruction
  * per group outside the groups that must stay together. */
@@ -77,15 +95,7 @@ std::optional<Program> ssa_stage(const Program &prog, const ShaderInfo &info,
                                  const PassTimer &timed, std::string &failed, Diagnostics &pd)
 {
    using namespace region;
-   auto step = [&](const char *name, std::function<bool()> fn) {
-      if (!failed.empty())
-         return false;
-      if (!timed(name, std::move(fn))) {
-         failed = name;
-         return false;
-      }
-      return true;
-   };
+   const StepRunner step{timed, failed};
    auto dump = [&](const char *after, const RegionShader &sh) {
       if (opts.sb_dump)
          st.log += tag + " after " + after + "\n" + region_dump(sh);
@@ -131,15 +141,7 @@ std::optional<Program> local_stage(const Program &prog, const ShaderInfo &info,
 {
    Shader sh;
    Program out;
-   auto step = [&](const char *name, std::function<bool()> fn) {
-      if (!failed.empty())
-         return false;
-      if (!timed(name, std::move(fn))) {
-         failed = name;
-         return false;
-      }
-      return true;
-   };
+   const StepRunner step{timed, failed};
    step("bc_parser", [&] { return bc_parser(prog, sh, pd); });
    if (failed.empty() && opts.sb_dump)
       st.log += tag + " after bc_parser\n" + dump_shader(sh);
