@@ -8,10 +8,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "r600/r600_emu.h"
+#include "r600/r600_target.h"
 #include "r600/sb/sb.h"
 #include "r600/sb/sb_passes.h"
 #include "r600_emu/r600_emu_build.h"
@@ -54,6 +56,30 @@ inline std::vector<std::string> tgsi_sections(const std::filesystem::path &f)
    if (on)
       out.push_back(text);
    return out;
+}
+
+/* Compiles TGSI text with the plain backend and hands each stage's
+ * validated bytecode to `use` through the optimizer hook (which keeps the
+ * plain code).  False, with the parse error in `error`, when the text does
+ * not parse; stages the backend refuses never reach `use`. */
+inline bool with_plain_bytecode(const std::string &text, const std::string &what, ChipClass chip,
+                                const std::function<void(const Program &, const ShaderInfo &)> &use,
+                                std::string *error = nullptr)
+{
+   Diagnostics d;
+   auto shader = tgsi::parse_tgsi(text, what, d);
+   if (!shader) {
+      if (error)
+         *error = d.str();
+      return false;
+   }
+   BytecodeOptimizer hook = [&](const Program &p, const ShaderInfo &info,
+                                ShaderStats *) -> std::optional<Program> {
+      use(p, info);
+      return std::nullopt;
+   };
+   (void)compile_tgsi_for_r600(*shader, chip, "", DebugOptions{}, d, nullptr, nullptr, &hook);
+   return true;
 }
 
 inline Program program(ChipClass chip, std::vector<CfInstr> cf)

@@ -1070,16 +1070,8 @@ void stage(const Program &prog, const ShaderInfo &info, const std::string &what,
 
 void compile(const std::string &text, const std::string &what, ChipClass chip, Stats &st)
 {
-   Diagnostics d;
-   auto shader = tgsi::parse_tgsi(text, what, d);
-   if (!shader)
-      return;
-   BytecodeOptimizer hook = [&](const Program &p, const ShaderInfo &info,
-                                ShaderStats *) -> std::optional<Program> {
-      stage(p, info, what, st);
-      return std::nullopt;
-   };
-   (void)compile_tgsi_for_r600(*shader, chip, "", DebugOptions{}, d, nullptr, nullptr, &hook);
+   with_plain_bytecode(text, what, chip,
+                       [&](const Program &p, const ShaderInfo &info) { stage(p, info, what, st); });
 }
 
 std::string summary(const Stats &st)

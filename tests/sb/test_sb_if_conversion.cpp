@@ -842,16 +842,9 @@ void convert_stage(const Program &prog, const ShaderInfo &info, const std::strin
 void compile_and_convert(const std::string &text, const std::string &what, ChipClass chip,
                          WholeStats &st)
 {
-   Diagnostics d;
-   auto shader = tgsi::parse_tgsi(text, what, d);
-   if (!shader)
-      return;
-   BytecodeOptimizer hook = [&](const Program &p, const ShaderInfo &info,
-                                ShaderStats *) -> std::optional<Program> {
+   with_plain_bytecode(text, what, chip, [&](const Program &p, const ShaderInfo &info) {
       convert_stage(p, info, what, st);
-      return std::nullopt;
-   };
-   (void)compile_tgsi_for_r600(*shader, chip, "", DebugOptions{}, d, nullptr, nullptr, &hook);
+   });
 }
 
 std::string summary(const WholeStats &st)

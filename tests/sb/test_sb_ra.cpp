@@ -917,19 +917,12 @@ void run_stage(const Program &prog, const ShaderInfo &info, const std::string &w
 void compile_and_run(const std::string &text, const std::string &what, ChipClass chip,
                      SuiteStats &st)
 {
-   Diagnostics d;
-   auto shader = tgsi::parse_tgsi(text, what, d);
-   if (!shader) {
-      st.failures += what + ": TGSI: " + d.str();
-      return;
-   }
-   BytecodeOptimizer hook = [&](const Program &p, const ShaderInfo &info,
-                                ShaderStats *) -> std::optional<Program> {
-      run_stage(p, info, what, st);
-      return std::nullopt;
-   };
-   auto exe = compile_tgsi_for_r600(*shader, chip, "", DebugOptions{}, d, nullptr, nullptr, &hook);
-   (void)exe; /* stages the plain backend refuses are simply not counted */
+   /* Stages the plain backend refuses are simply not counted. */
+   std::string error;
+   if (!with_plain_bytecode(
+          text, what, chip,
+          [&](const Program &p, const ShaderInfo &info) { run_stage(p, info, what, st); }, &error))
+      st.failures += what + ": TGSI: " + error;
 }
 
 std::optional<std::filesystem::path> shaders_dir()
