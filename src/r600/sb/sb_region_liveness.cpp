@@ -14,6 +14,7 @@
  *    one VLIW group (or fetch, or the phis of one region) with each other.
  */
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -23,8 +24,6 @@
 namespace sbcc::r600::sb::region {
 
 namespace {
-
-using LiveSet = std::set<unsigned>;
 
 /* Marks from effectful roots; `live_node` says which instruction nodes stay. */
 struct Marker {
@@ -214,52 +213,113 @@ bool ra_value_allocatable(const RegionShader &sh, const Value &v)
 
 namespace {
 
+/* A set of value ids with O(1) insert/erase/lookup and iteration over its
+ * members only (Briggs-Torczon sparse set): live sets are small next to
+ * the number of values, so neither a bitset scan nor a tree fits. */
+struct LiveSet {
+   std::vector<unsigned> dense;
+   std::vector<unsigned> pos; /* by value id; valid only if dense agrees */
+
+   explicit LiveSet(unsigned nv) : pos(nv, 0) {}
+
+   bool contains(unsigned v) const
+   {
+      unsigned p = pos[v];
+      return p < dense.size() && dense[p] == v;
+   }
+   void insert(unsigned v)
+   {
+      if (!contains(v)) {
+         pos[v] = unsigned(dense.size());
+         dense.push_back(v);
+      }
+   }
+   void erase(unsigned v)
+   {
+      if (!contains(v))
+         return;
+      unsigned p = pos[v], last = dense.back();
+      dense[p] = last;
+      pos[last] = p;
+      dense.pop_back();
+   }
+   void clear() { dense.clear(); }
+   void assign(const std::vector<unsigned> &members)
+   {
+      clear();
+      for (unsigned v : members)
+         insert(v);
+   }
+   /* Same members as `saved` (which holds no duplicates). */
+   bool equals(const std::vector<unsigned> &saved) const
+   {
+      if (saved.size() != dense.size())
+         return false;
+      for (unsigned v : saved)
+         if (!contains(v))
+            return false;
+      return true;
+   }
+};
+
+constexpr unsigned kNoValue = ~0u;
+
 struct LiveWalk {
    const RegionShader &sh;
    RaContext &ctx;
    bool record = false;
    bool changed = false;
-   std::vector<LiveSet> exit_set, entry_set;
-   std::unordered_map<unsigned, unsigned> psi_old; /* predicated result -> old value */
-   std::vector<std::vector<unsigned>> &adj;
+   /* Saved sets, members in no particular order. */
+   std::vector<std::vector<unsigned>> exit_set, entry_set;
+   std::vector<unsigned> psi_old; /* predicated result -> old value, by id */
+   /* Copy results (plain MOV) -> their source: the two hold the same bits,
+    * so they do not interfere even while both live (Chaitin's rule for
+    * moves); ra_checker compares values through the same copy relation. */
+   std::vector<unsigned> copy_of;
+   /* Interference edges as recorded, each packed as (lower id <<
+    * key_shift) | higher id, duplicates allowed; adjacency lists are
+    * are built from them once at the end. */
+   std::vector<uint64_t> edges;
+   std::vector<uint32_t> edges32; /* when two ids fit in 32 bits: half the memory traffic */
+   unsigned key_shift = 0;
+   bool narrow = false;
+   /* One working set per If nesting level, reused across walks. */
+   std::vector<std::unique_ptr<LiveSet>> if_sets;
+   std::vector<unsigned> defs_buf;
+   unsigned if_depth = 0;
+
+   LiveWalk(const RegionShader &s, RaContext &c) : sh(s), ctx(c) {}
 
    bool alloc(const Value &v) const { return ra_value_allocatable(sh, v); }
 
    void edge(unsigned a, unsigned b)
    {
-      if (a == b)
+      if (a == b || psi_old[a] == b || psi_old[b] == a)
          return;
-      auto it = psi_old.find(a);
-      if (it != psi_old.end() && it->second == b)
-         return;
-      it = psi_old.find(b);
-      if (it != psi_old.end() && it->second == a)
-         return;
-      adj[a].push_back(b);
-      adj[b].push_back(a);
+      if (a > b)
+         std::swap(a, b);
+      if (narrow)
+         edges32.push_back(a << key_shift | b);
+      else
+         edges.push_back(uint64_t(a) << key_shift | b);
    }
 
    /* Defines `defs` (all at one point) with `live` the set after them. */
-   /* Copy results (plain MOV) -> their source: the two hold the same bits,
-    * so they do not interfere even while both live (Chaitin's rule for
-    * moves); ra_checker compares values through the same copy relation. */
-   std::unordered_map<unsigned, unsigned> copy_of;
-
-   void define(const std::vector<unsigned> &defs, LiveSet &live)
+   void define(const unsigned *defs, size_t n, LiveSet &live)
    {
       if (record) {
-         for (unsigned d : defs) {
-            auto cp = copy_of.find(d);
-            for (unsigned w : live)
-               if (cp == copy_of.end() || cp->second != w)
+         for (size_t i = 0; i < n; i++) {
+            unsigned d = defs[i], cp = copy_of[d];
+            for (unsigned w : live.dense)
+               if (cp != w)
                   edge(d, w);
-            for (unsigned e : defs)
-               if (e < d)
-                  edge(d, e);
+            for (size_t k = 0; k < n; k++)
+               if (defs[k] < d)
+                  edge(d, defs[k]);
          }
       }
-      for (unsigned d : defs)
-         live.erase(d);
+      for (size_t i = 0; i < n; i++)
+         live.erase(defs[i]);
    }
 
    void uses_of(const Value &v, LiveSet &live)
@@ -271,34 +331,45 @@ struct LiveWalk {
    /* An instruction-like node (Alu in a group is handled by the group). */
    void instr(const Node *n, LiveSet &live)
    {
-      std::vector<unsigned> defs;
+      unsigned defs[8];
+      size_t nd = 0;
+      bool many = n->dst.size() > 8;
+      defs_buf.clear();
       for (const Value &d : n->dst)
-         if (alloc(d))
-            defs.push_back(sh.value_id(d));
-      define(defs, live);
+         if (alloc(d)) {
+            if (many)
+               defs_buf.push_back(sh.value_id(d));
+            else
+               defs[nd++] = sh.value_id(d);
+         }
+      if (many)
+         define(defs_buf.data(), defs_buf.size(), live);
+      else
+         define(defs, nd, live);
       for (const Value &s : n->src)
          uses_of(s, live);
    }
 
    void group(const Node *g, LiveSet &live)
    {
-      std::vector<unsigned> defs;
+      defs_buf.clear();
       for (const Node *a : g->children)
          for (const Value &d : a->dst)
             if (alloc(d))
-               defs.push_back(sh.value_id(d));
+               defs_buf.push_back(sh.value_id(d));
+      const std::vector<unsigned> &defs = defs_buf;
       /* bc_finalize splits a free group into single instructions and keeps
        * it whole only when its reads and writes form a cycle (a swap); then
        * each instruction needs the slot of its channel, so results of one
        * such group must differ in channel, not only in register. */
-      if (record && !alu_group_fixed(sh, g))
+      if (record && defs.size() > 1 && !alu_group_fixed(sh, g))
          for (size_t i = 0; i < defs.size(); i++)
             for (size_t k = i + 1; k < defs.size(); k++)
                if (defs[i] != defs[k]) {
                   ctx.chan_excl[defs[i]].push_back(defs[k]);
                   ctx.chan_excl[defs[k]].push_back(defs[i]);
                }
-      define(defs, live);
+      define(defs.data(), defs.size(), live);
       for (const Node *a : g->children)
          for (const Value &s : a->src)
             uses_of(s, live);
@@ -310,6 +381,15 @@ struct LiveWalk {
          walk(*it, live);
    }
 
+   void phi_defs(const std::vector<Node *> &phis, LiveSet &live)
+   {
+      defs_buf.clear();
+      for (const Node *p : phis)
+         if (alloc(p->dst[0]))
+            defs_buf.push_back(sh.value_id(p->dst[0]));
+      define(defs_buf.data(), defs_buf.size(), live);
+   }
+
    /* live: the set after n; on return the set before it. */
    void walk(const Node *n, LiveSet &live)
    {
@@ -318,21 +398,13 @@ struct LiveWalk {
          children(n, live);
          break;
       case NodeKind::Region: {
-         std::vector<unsigned> pd;
-         for (const Node *p : n->phi)
-            if (alloc(p->dst[0]))
-               pd.push_back(sh.value_id(p->dst[0]));
-         define(pd, live);
-         exit_set[n->id] = live;
+         phi_defs(n->phi, live);
+         exit_set[n->id] = live.dense;
          children(n, live);
          if (n->loop || !n->loop_phi.empty()) {
-            std::vector<unsigned> lp;
-            for (const Node *p : n->loop_phi)
-               if (alloc(p->dst[0]))
-                  lp.push_back(sh.value_id(p->dst[0]));
-            define(lp, live);
-            if (live != entry_set[n->id]) {
-               entry_set[n->id] = live;
+            phi_defs(n->loop_phi, live);
+            if (!live.equals(entry_set[n->id])) {
+               entry_set[n->id] = live.dense;
                changed = true;
             }
             for (const Node *p : n->loop_phi)
@@ -342,23 +414,29 @@ struct LiveWalk {
          break;
       }
       case NodeKind::Depart:
-         live = exit_set[n->target->id];
+         live.assign(exit_set[n->target->id]);
          for (const Node *p : n->target->phi)
             if (n->dep_index < p->src.size())
                uses_of(p->src[n->dep_index], live);
          children(n, live);
          break;
       case NodeKind::Repeat:
-         live = entry_set[n->target->id];
+         live.assign(entry_set[n->target->id]);
          for (const Node *p : n->target->loop_phi)
             if (n->dep_index + 1 < p->src.size())
                uses_of(p->src[n->dep_index + 1], live);
          children(n, live);
          break;
       case NodeKind::If: {
-         LiveSet inner = live;
+         if (if_sets.size() <= if_depth)
+            if_sets.push_back(std::make_unique<LiveSet>(sh.num_values()));
+         LiveSet &inner = *if_sets[if_depth];
+         inner.assign(live.dense);
+         if_depth++;
          children(n, inner);
-         live.insert(inner.begin(), inner.end());
+         if_depth--;
+         for (unsigned v : inner.dense)
+            live.insert(v);
          break;
       }
       case NodeKind::Cf:
@@ -434,8 +512,7 @@ bool alu_is_plain_copy(const Node *a)
 
 namespace {
 
-void scan_copies(const RegionShader &sh, const Node *n,
-                 std::unordered_map<unsigned, unsigned> &copy_of)
+void scan_copies(const RegionShader &sh, const Node *n, std::vector<unsigned> &copy_of)
 {
    if (n->kind == NodeKind::Alu && alu_is_plain_copy(n) && ra_value_allocatable(sh, n->dst[0]) &&
        ra_value_allocatable(sh, n->src[0]))
@@ -446,6 +523,54 @@ void scan_copies(const RegionShader &sh, const Node *n,
 
 } // namespace
 
+/* Adjacency lists, each sorted and without duplicates, from the packed
+ * edges: one LSD radix sort of the keys (linear; a comparison sort of a
+ * million edges was the largest cost of ra_split; small graphs use
+ * std::sort), then one scan.  Sorted by (low, high), the scan hands every
+ * list first its lower neighbours in increasing order (as the `high` of
+ * earlier rows) and then its higher ones (its own row), so it ends sorted. */
+template <typename Key>
+static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
+                            std::vector<std::vector<unsigned>> &adj)
+{
+   if (keys.size() < 4096) {
+      std::sort(keys.begin(), keys.end());
+   } else {
+      constexpr unsigned kDigit = 11;
+      constexpr Key kMask = (1u << kDigit) - 1;
+      std::vector<Key> tmp(keys.size());
+      std::vector<size_t> count(size_t(1) << kDigit);
+      for (unsigned low = 0; low < 2 * shift; low += kDigit) {
+         std::fill(count.begin(), count.end(), 0);
+         for (Key k : keys)
+            count[(k >> low) & kMask]++;
+         size_t sum = 0;
+         for (size_t &c : count) {
+            size_t n = c;
+            c = sum;
+            sum += n;
+         }
+         for (Key k : keys)
+            tmp[count[(k >> low) & kMask]++] = k;
+         keys.swap(tmp);
+      }
+   }
+   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+   Key mask = (Key(1) << shift) - 1;
+   std::vector<unsigned> degree(nv, 0);
+   for (Key k : keys) {
+      degree[k >> shift]++;
+      degree[k & mask]++;
+   }
+   for (unsigned v = 0; v < nv; v++)
+      adj[v].reserve(degree[v]);
+   for (Key k : keys) {
+      unsigned a = unsigned(k >> shift), b = unsigned(k & mask);
+      adj[a].push_back(b);
+      adj[b].push_back(a);
+   }
+}
+
 void ra_build_interference(const RegionShader &sh, RaContext &ctx)
 {
    unsigned nv = sh.num_values();
@@ -454,28 +579,34 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    ctx.chan_excl.assign(nv, {});
    ctx.def_order.assign(nv, 0);
    ctx.loop_depth.assign(nv, 0);
-   LiveWalk w{sh, ctx, false, false, {}, {}, {}, ctx.adj, {}};
+   LiveWalk w{sh, ctx};
    w.exit_set.assign(sh.regions.size(), {});
    w.entry_set.assign(sh.regions.size(), {});
+   while (w.key_shift < 32 && (uint64_t(1) << w.key_shift) < nv)
+      w.key_shift++;
+   w.narrow = w.key_shift <= 16;
+   w.psi_old.assign(nv, kNoValue);
    for (auto &p : ctx.psi_pairs)
       w.psi_old[p.first] = p.second;
+   w.copy_of.assign(nv, kNoValue);
    scan_copies(sh, sh.root, w.copy_of);
    /* Entry sets only grow; nesting depth bounds the rounds, the cap only
     * guards against a bug turning into a hang (ra_split then refuses). */
    ctx.live_converged = false;
+   LiveSet live(nv);
    for (unsigned round = 0; round < 512 && !ctx.live_converged; round++) {
       w.changed = false;
-      LiveSet live;
+      live.clear();
       w.walk(sh.root, live);
       ctx.live_converged = !w.changed;
    }
    w.record = true;
-   LiveSet live;
+   live.clear();
    w.walk(sh.root, live);
-   for (auto &a : ctx.adj) {
-      std::sort(a.begin(), a.end());
-      a.erase(std::unique(a.begin(), a.end()), a.end());
-   }
+   if (w.narrow)
+      build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
+   else
+      build_adjacency(nv, w.key_shift, w.edges, ctx.adj);
    Order o{sh, ctx};
    o.walk(sh.root);
 }
