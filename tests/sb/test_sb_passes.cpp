@@ -1,8 +1,11 @@
 /*
  * sb passes on fixed inputs: the parser's value form (exact sbdump text),
  * the post-scheduler's packing under slot, dependence, literal and
- * read-port rules (exact group counts and layouts), the checker rejecting
- * broken schedules, and the emulator agreeing between source and result.
+ * read-port rules (exact group counts and layouts), its renaming and
+ * allocation of clause-local values (no register for PV-only values,
+ * clause temporaries, folded copies, chains through a reused register
+ * interleaving), the checker rejecting broken schedules, and the emulator
+ * agreeing between source and result.
  */
 #include "sb/sb_test_util.h"
 
@@ -92,13 +95,16 @@ TEST(SbScheduler, IndependentGroupsPackIntoOne)
 
 TEST(SbScheduler, CaymanHasNoTransSlot)
 {
+   /* R3.x is read by the next clause, so it keeps its channel: two x
+    * writes, no trans slot to put one of them in. */
    Program p = program(ChipClass::Cayman,
                        {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}),
                                     group({alu(AluOp::MOV, kSlotX, dst(3, 0), src_gpr(1, 1))})}),
+                        alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(3, 0))})}),
                         export_done(2)});
    auto out = run_passes(p);
    ASSERT_TRUE(out);
-   EXPECT_EQ(num_groups(*out), 2u);
+   EXPECT_EQ(out->cf[0].groups.size(), 2u);
 }
 
 TEST(SbScheduler, DependencesKeepGroupsApartAndPvComesBack)
@@ -119,33 +125,198 @@ TEST(SbScheduler, DependencesKeepGroupsApartAndPvComesBack)
 TEST(SbScheduler, WriteMayJoinTheGroupOfAnEarlierReader)
 {
    /* Group 1 reads R1.x, group 2 overwrites it: anti dependence only, so
-    * both fit in one group (the group reads before it writes). */
+    * both fit in one group (the group reads before it writes).  The next
+    * clause reads the new R1.x, so it stays in R1.x. */
    Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 0))}),
                                           group({alu(AluOp::ADD, kSlotX, dst(1, 0), src_gpr(1, 1),
                                                      one())}),
                                           group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))})}),
+                             alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 0))})}),
                              export_done(2)});
    auto out = run_passes(p);
    ASSERT_TRUE(out);
-   EXPECT_EQ(num_groups(*out), 2u);
+   EXPECT_EQ(out->cf[0].groups.size(), 2u);
    const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
    const ShaderInfo info = vs_info(kEg);
    EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
-   EXPECT_EQ(outputs_of(*out, info, in)[0][0], vec4f(3, 0, 0, 0)[0]);
+   EXPECT_EQ(outputs_of(*out, info, in)[0], vec4f(3, 1, 3, 0));
 }
 
 TEST(SbScheduler, RegisterSwapInOneGroupStaysTogether)
 {
+   /* The swapped R1 is read by the next clause: both halves keep their
+    * registers and must stay in one group. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(1, 0), src_gpr(1, 1)),
+                                                alu(AluOp::MOV, kSlotY, dst(1, 1), src_gpr(1, 0))}),
+                                          group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
+                                                 alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1))})}),
+                             alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 0)),
+                                                alu(AluOp::MOV, kSlotW, dst(2, 3), src_gpr(1, 1))})}),
+                             export_done(2)});
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(out->cf[0].groups.size(), 2u);
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(2, 1, 2, 1));
+}
+
+TEST(SbScheduler, SwapOfClauseLocalValuesIsJustTwoReads)
+{
+   /* The same swap with R1 dead after the clause: the swapped values are
+    * local, so the copies fold into the swap and one group remains. */
    Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(1, 0), src_gpr(1, 1)),
                                                 alu(AluOp::MOV, kSlotY, dst(1, 1), src_gpr(1, 0))}),
                                           group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
                                                  alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1))})}),
                              export_done(2)});
-   auto out = run_passes(p);
+   std::string dump;
+   auto out = run_passes(p, &dump);
    ASSERT_TRUE(out);
-   EXPECT_EQ(num_groups(*out), 2u);
+   EXPECT_EQ(dump, "cf 0 ALU\n"
+                   "  group 0\n"
+                   "    0: R2.x = MOV R1.y\n"
+                   "    1: R2.y = MOV R1.x\n"
+                   "cf 1 EXPORT_DONE\n");
    const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
-   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(2, 1, 0, 0));
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+}
+
+TEST(SbScheduler, ValueReadOnlyThroughPvGetsNoRegister)
+{
+   /* R5.y is read once, by the next group: PV carries it, the ADD's write
+    * mask goes off and R5 disappears from the program. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotY, dst(5, 1), src_gpr(1, 0),
+                                                    one())}),
+                                          group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(5, 1),
+                                                     src_gpr(1, 1))})}),
+                             export_done(2)});
+   std::string dump;
+   auto out = run_passes(p, &dump);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(dump, "cf 0 ALU\n"
+                   "  group 0\n"
+                   "    0: __.x = ADD R1.x, I249\n"
+                   "  group 1\n"
+                   "    1: R2.x = MUL @0, R1.y\n"
+                   "cf 1 EXPORT_DONE\n");
+   ASSERT_EQ(out->cf[0].groups.size(), 2u);
+   EXPECT_FALSE(out->cf[0].groups[0].instrs[0].dst.write);
+   EXPECT_EQ(out->cf[0].groups[1].instrs[0].src[0], pv(0));
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4), vec4f(-2, 0.5f, 0, 0)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(4, 0, 0, 0));
+}
+
+/* A = R1.x + 1 is read by the next group and the one after: it needs a
+ * register, a clause temporary where the chip has them. */
+Program value_read_twice(ChipClass chip)
+{
+   return program(chip, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(6, 0), src_gpr(1, 0),
+                                                one())}),
+                                     group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(6, 0),
+                                                src_gpr(1, 1))}),
+                                     group({alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(6, 0),
+                                                src_gpr(2, 0))})}),
+                         export_done(2)});
+}
+
+TEST(SbScheduler, LocalValuesUseClauseTemporariesOnR700AndLater)
+{
+   for (ChipClass chip : {ChipClass::R700, kEg}) {
+      std::string dump;
+      Program p = value_read_twice(chip);
+      auto out = run_passes(p, &dump);
+      ASSERT_TRUE(out);
+      EXPECT_EQ(dump, "cf 0 ALU\n"
+                      "  group 0\n"
+                      "    0: R124.x = ADD R1.x, I249\n"
+                      "  group 1\n"
+                      "    1: R2.x = MUL R124.x, R1.y\n"
+                      "  group 2\n"
+                      "    2: R2.y = ADD R124.x, R2.x\n"
+                      "cf 1 EXPORT_DONE\n");
+      const std::vector<Vec4> in = {vec4f(1, 2, 3, 4), vec4f(-2, 0.5f, 0, 0)};
+      EXPECT_EQ(outputs_of(*out, vs_info(chip), in), outputs_of(p, vs_info(chip), in));
+      EXPECT_EQ(outputs_of(*out, vs_info(chip), in)[0], vec4f(4, 6, 0, 0));
+   }
+}
+
+TEST(SbScheduler, R600HasNoClauseTemporariesLocalsTakeAFreeGpr)
+{
+   /* R1.x's input is last read by the ADD itself (a group reads before
+    * it writes), so the value takes R1.x rather than a new register. */
+   std::string dump;
+   Program p = value_read_twice(ChipClass::R600);
+   auto out = run_passes(p, &dump);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(dump, "cf 0 ALU\n"
+                   "  group 0\n"
+                   "    0: R1.x = ADD R1.x, I249\n"
+                   "  group 1\n"
+                   "    1: R2.x = MUL R1.x, R1.y\n"
+                   "  group 2\n"
+                   "    2: R2.y = ADD R1.x, R2.x\n"
+                   "cf 1 EXPORT_DONE\n");
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4), vec4f(-2, 0.5f, 0, 0)};
+   EXPECT_EQ(outputs_of(*out, vs_info(ChipClass::R600), in),
+             outputs_of(p, vs_info(ChipClass::R600), in));
+}
+
+/* ADD R5.x, then MOV R2.x <- R5.x as its only reader. */
+Program copy_of_local()
+{
+   return program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(5, 0), src_gpr(1, 0),
+                                               one())}),
+                                    group({alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(1, 1),
+                                               src_gpr(1, 2))}),
+                                    group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(5, 0))})}),
+                        export_done(2)});
+}
+
+TEST(SbScheduler, CopyOfALocalValueFoldsIntoItsProducer)
+{
+   Program p = copy_of_local();
+   std::string dump;
+   auto out = run_passes(p, &dump);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(dump, "cf 0 ALU\n"
+                   "  group 0\n"
+                   "    0: R2.x = ADD R1.x, I249\n"
+                   "    1: R2.y = MUL R1.y, R1.z\n"
+                   "cf 1 EXPORT_DONE\n");
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4), vec4f(-2, 0.5f, 8, 0)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(2, 6, 0, 0));
+}
+
+TEST(SbScheduler, ReusedRegisterNoLongerSerializesTwoChains)
+{
+   /* R3.x carries two unrelated values; in register terms the second ADD
+    * must wait for the first MUL's read.  On values the chains
+    * interleave: both ADDs, then both MULs, all through PV. */
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 0),
+                                                    one())}),
+                                          group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(3, 0),
+                                                     src_gpr(3, 0))}),
+                                          group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 1),
+                                                     one())}),
+                                          group({alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(3, 0),
+                                                     src_gpr(3, 0))})}),
+                             export_done(2)});
+   std::string dump;
+   auto out = run_passes(p, &dump);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(dump, "cf 0 ALU\n"
+                   "  group 0\n"
+                   "    0: __.x = ADD R1.x, I249\n"
+                   "    2: __.y = ADD R1.y, I249\n"
+                   "  group 1\n"
+                   "    1: R2.x = MUL @0, @0\n"
+                   "    3: R2.y = MUL @2, @2\n"
+                   "cf 1 EXPORT_DONE\n");
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4), vec4f(-2, 0.5f, 8, 0)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(4, 9, 0, 0));
 }
 
 TEST(SbScheduler, AtMostFourDistinctLiteralsPerGroup)
@@ -232,6 +403,59 @@ TEST(SbChecker, RejectsAReadMovedAboveItsProducer)
    cl.groups.pop_back();
    EXPECT_FALSE(sched_checker(sh, d));
    EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 1 reads before its producer 0\n");
+}
+
+TEST(SbChecker, RejectsAFoldedCopyWhoseRegisterIsNeverWritten)
+{
+   /* After the fold the ADD must write R2.x; send it elsewhere and the
+    * exported register no longer holds the source order's value. */
+   Program p = copy_of_local();
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d));
+   ASSERT_TRUE(post_scheduler(sh, d));
+   ASSERT_TRUE(sched_checker(sh, d)) << d.str();
+   sh.cf[0].alu.nodes[0].bc.dst.gpr = 7;
+   EXPECT_FALSE(sched_checker(sh, d));
+   EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: R2.x does not hold the source order's "
+                      "value at the end of the clause\n");
+}
+
+TEST(SbChecker, RejectsTwoLiveValuesInOneRegister)
+{
+   /* The clause temporary of the first value reused for the MUL's result
+    * while the last ADD still needs the first. */
+   Program p = value_read_twice(kEg);
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d));
+   ASSERT_TRUE(post_scheduler(sh, d));
+   AluClause &cl = sh.cf[0].alu;
+   cl.nodes[1].bc.dst.gpr = 124;
+   cl.nodes[2].src[1].value.sel = 124;
+   EXPECT_FALSE(sched_checker(sh, d));
+   EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 2 operand 0 reads a value other "
+                      "than the source order's\n");
+}
+
+TEST(SbChecker, RejectsAPvReadOfAnOlderGroup)
+{
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotY, dst(5, 1), src_gpr(1, 0),
+                                                    one())}),
+                                          group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(5, 1),
+                                                     src_gpr(1, 1))})}),
+                             export_done(2)});
+   Shader sh;
+   Diagnostics d;
+   ASSERT_TRUE(bc_parser(p, sh, d));
+   ASSERT_TRUE(post_scheduler(sh, d));
+   AluClause &cl = sh.cf[0].alu;
+   /* An empty group in between: PV no longer holds node 0. */
+   ASSERT_EQ(cl.groups.size(), 2u);
+   cl.groups.insert(cl.groups.begin() + 1, GroupNode{});
+   EXPECT_FALSE(sched_checker(sh, d));
+   EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 1 reads PV/PS of node 0, which is "
+                      "not in the group before\n");
 }
 
 TEST(SbChecker, RejectsALostNode)

@@ -146,7 +146,8 @@ namespace {
 
 std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
                                     const std::vector<uint32_t> &nodes,
-                                    const std::vector<uint8_t> &slots, const AluGroup *prev)
+                                    const std::vector<uint8_t> &slots, const AluGroup *prev,
+                                    const GroupNode *prev_nodes)
 {
    std::vector<std::pair<uint8_t, uint32_t>> order;
    for (size_t i = 0; i < nodes.size(); i++)
@@ -196,9 +197,20 @@ std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
                }
             }
             break;
-         case ValueKind::Forward:
-            /* Only fixed groups hold forwards, and those are not rebuilt. */
-            return std::nullopt;
+         case ValueKind::Forward: {
+            /* A value the scheduler left in PV/PS only: its producer must
+             * sit in the group just before. */
+            if (!prev || !prev_nodes || o.rel)
+               return std::nullopt;
+            auto it = std::find(prev_nodes->nodes.begin(), prev_nodes->nodes.end(),
+                                uint32_t(o.value.node));
+            if (it == prev_nodes->nodes.end() || prev_nodes->fixed)
+               return std::nullopt;
+            const uint8_t ps = prev_nodes->slots[size_t(it - prev_nodes->nodes.begin())];
+            src.sel = ps == kSlotT ? kSrc_PS : kSrc_PV;
+            src.chan = ps == kSlotT ? 0 : ps;
+            break;
+         }
          default: break;
          }
       }
@@ -214,28 +226,30 @@ std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
 std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
                                           const std::vector<uint32_t> &nodes,
                                           const std::vector<uint8_t> &slots,
-                                          const AluGroup *prev)
+                                          const AluGroup *prev, const GroupNode *prev_nodes)
 {
    /* PV/PS usually frees read ports, but in the trans slot it competes with
     * constants for the early cycles: without forwarding the group may fit
     * where it did not with it. */
-   if (auto g = materialize(chip, cl, nodes, slots, prev))
+   if (auto g = materialize(chip, cl, nodes, slots, prev, prev_nodes))
       return g;
    if (prev)
-      return materialize(chip, cl, nodes, slots, nullptr);
+      return materialize(chip, cl, nodes, slots, nullptr, nullptr);
    return std::nullopt;
 }
 
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl)
 {
    std::vector<AluGroup> groups;
-   for (const GroupNode &gn : cl.groups) {
+   for (size_t i = 0; i < cl.groups.size(); i++) {
+      const GroupNode &gn = cl.groups[i];
       if (gn.fixed) {
          groups.push_back(gn.original);
          continue;
       }
       auto g = materialize_group(chip, cl, gn.nodes, gn.slots,
-                                 groups.empty() ? nullptr : &groups.back());
+                                 groups.empty() ? nullptr : &groups.back(),
+                                 i ? &cl.groups[i - 1] : nullptr);
       if (!g)
          return std::nullopt;
       groups.push_back(std::move(*g));

@@ -67,6 +67,15 @@ struct AluNode {
    uint32_t id = 0;   /* position in the clause, in program order */
    uint32_t group = 0;/* index of the group it was decoded from */
    bool dead = false; /* removed by dce_cleanup; in no group */
+   /* Set by post_scheduler when it renames clause-local values or folds a
+    * copy: the destination and operands of the source order, so that
+    * sched_checker can compare the schedule with what the source meant.
+    * A MOV folded into its operand's producer is dead with folded_into
+    * naming that producer. */
+   bool has_pre = false;
+   AluDst pre_dst{};
+   std::array<Operand, 3> pre_src{};
+   int32_t folded_into = -1;
    bool writes_gpr() const { return bc.dst.write || alu_is_op3(bc.op); }
 };
 

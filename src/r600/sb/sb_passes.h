@@ -42,7 +42,12 @@ bool dce_cleanup(Shader &sh, Diagnostics &diags);
 
 /* Within each ALU clause, repacks the nodes of every run of non-fixed
  * groups into as few VLIW groups as the slot, read-port, literal and
- * dependency rules allow (list scheduling in program order). */
+ * dependency rules allow: values that live only inside the run are renamed
+ * apart, list-scheduled by critical path and then given a clause
+ * temporary, a free GPR channel or no register at all (read only through
+ * PV/PS); a MOV of such a value into a register is folded into its
+ * producer.  A clause that cannot be done so keeps the register-order
+ * schedule. */
 bool post_scheduler(Shader &sh, Diagnostics &diags);
 
 /* Re-checks every scheduled group against the hardware rules and the
@@ -55,11 +60,14 @@ bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags);
 /* The hardware group for scheduled nodes (slots given): operands become
  * selectors, literals are numbered in order of first use, results of
  * `prev` (the group emitted just before, if any) are read through PV/PS,
- * bank swizzles are chosen.  nullopt when the group breaks a rule. */
+ * bank swizzles are chosen.  Forward operands (values only in PV/PS) need
+ * `prev_nodes`, the IR group of `prev`, to find their producer's slot.
+ * nullopt when the group breaks a rule. */
 std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
                                           const std::vector<uint32_t> &nodes,
                                           const std::vector<uint8_t> &slots,
-                                          const AluGroup *prev);
+                                          const AluGroup *prev,
+                                          const GroupNode *prev_nodes = nullptr);
 
 /* All groups of a clause in hardware form (fixed ones verbatim). */
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl);

@@ -31,7 +31,7 @@ struct Deps {
    std::vector<uint32_t> weak;
 };
 
-bool schedule_run(ChipClass chip, AluClause &cl, const std::vector<uint32_t> &ids,
+bool schedule_run_registers(ChipClass chip, AluClause &cl, const std::vector<uint32_t> &ids,
                   const AluGroup *prev_fixed, std::vector<GroupNode> &out,
                   Diagnostics &diags)
 {
@@ -182,47 +182,699 @@ bool schedule_run(ChipClass chip, AluClause &cl, const std::vector<uint32_t> &id
    return true;
 }
 
+
+/* The register-order schedule: the fallback for clauses the value
+ * scheduler cannot do (and what sched_checker's register rules describe). */
+bool schedule_clause_registers(ChipClass chip, AluClause &cl, Diagnostics &diags)
+{
+   std::vector<GroupNode> out;
+   std::vector<uint32_t> run;
+   /* The fixed group just before the run, if any: its results are
+    * PV/PS for the run's first group. */
+   std::optional<AluGroup> prev_fixed;
+   auto flush = [&]() {
+      if (run.empty())
+         return true;
+      bool ok = schedule_run_registers(chip, cl, run, prev_fixed ? &*prev_fixed : nullptr,
+                                       out, diags);
+      run.clear();
+      return ok;
+   };
+   for (GroupNode &g : cl.groups) {
+      if (g.fixed) {
+         if (!flush())
+            return false;
+         out.push_back(g);
+         prev_fixed = g.original;
+         continue;
+      }
+      run.insert(run.end(), g.nodes.begin(), g.nodes.end());
+   }
+   if (!flush())
+      return false;
+   /* Spreading literal users over more groups can repeat literals; a
+    * clause that no longer fits the 128-slot COUNT keeps its source
+    * layout rather than being split (splitting would renumber CF). */
+   std::vector<GroupNode> source = std::move(cl.groups);
+   cl.groups = std::move(out);
+   auto built = build_clause(chip, cl);
+   if (!built || alu_clause_dwords(*built) > 256)
+      cl.groups = std::move(source);
+   return true;
+}
+
+/* ---- Scheduling on values ------------------------------------------------
+ *
+ * A definition in a run is local when nothing after the run can see it:
+ * a later definition in the run replaces it, or its register is dead after
+ * the run (liveness over the CF graph, then backwards through the rest of
+ * the clause).  Locals get no register until they are scheduled, so only
+ * true dependences and the registers of the other values order the run. */
+
+unsigned key_of(unsigned sel, unsigned chan) { return sel * 4 + (chan & 3); }
+
+constexpr unsigned kNoReg = ~0u;
+constexpr unsigned kPvOnly = ~1u;
+constexpr unsigned kGprAllocLast = 122; /* ra_init's range; 123 is left alone */
+constexpr size_t kMaxTries = 64;        /* candidates tried per group */
+
+bool plain_write(const AluNode &n)
+{
+   return n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
+          !(alu_op_info(n.bc.op).flags & AF_MOVA) && n.bc.dst.gpr < 128;
+}
+
+bool gpr_read(const Operand &o) { return o.value.kind == ValueKind::Gpr && o.value.sel < 128; }
+
+struct ValueInfo {
+   std::vector<std::array<int, 3>> src_def; /* -2 not a register, -1 live-in, else def */
+   std::vector<int> def_key;                /* register channel written, -1 none */
+   std::vector<uint8_t> local;
+   std::vector<std::vector<uint32_t>> readers; /* distinct reading positions */
+};
+
+void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSet &live_after,
+             ValueInfo &v)
+{
+   const size_t n = ids.size();
+   v.src_def.assign(n, {-2, -2, -2});
+   v.def_key.assign(n, -1);
+   v.local.assign(n, 0);
+   v.readers.assign(n, {});
+   std::unordered_map<unsigned, int> cur;
+   for (size_t b = 0; b < n;) {
+      size_t e = b;
+      while (e < n && cl.nodes[ids[e]].group == cl.nodes[ids[b]].group)
+         e++;
+      for (size_t i = b; i < e; i++) {
+         const AluNode &nd = cl.nodes[ids[i]];
+         for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
+            if (!gpr_read(nd.src[s]))
+               continue;
+            auto it = cur.find(key_of(nd.src[s].value.sel, nd.src[s].value.chan));
+            const int d = it == cur.end() ? -1 : it->second;
+            v.src_def[i][s] = d;
+            if (d >= 0 && (v.readers[d].empty() || v.readers[d].back() != i))
+               v.readers[d].push_back(uint32_t(i));
+         }
+      }
+      for (size_t i = b; i < e; i++) {
+         const AluNode &nd = cl.nodes[ids[i]];
+         if (!plain_write(nd))
+            continue;
+         const unsigned k = key_of(nd.bc.dst.gpr, nd.bc.dst.chan);
+         v.def_key[i] = int(k);
+         cur[k] = int(i);
+      }
+      b = e;
+   }
+   for (size_t i = 0; i < n; i++) {
+      if (v.def_key[i] < 0)
+         continue;
+      const unsigned k = unsigned(v.def_key[i]);
+      v.local[i] = cur[k] != int(i) || !live_after.test(k);
+   }
+}
+
+/* MOV D, X where X is a local read only by this MOV and the MOV's result
+ * is what D holds after the run: X writes D itself.  In value terms X
+ * simply becomes the run's last definition of D, so the readers of D's
+ * entering value get the usual weak edge to X and nothing in between
+ * needs to be checked.  The MOV leaves `ids` and `v` (positions are
+ * renumbered). */
+void fold_copies(AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v)
+{
+   const size_t n = ids.size();
+   std::vector<uint8_t> gone(n, 0);
+   std::vector<int> alias(n);
+   for (size_t i = 0; i < n; i++)
+      alias[i] = int(i);
+   bool any = false;
+   for (size_t i = 0; i < n; i++) {
+      AluNode &m = cl.nodes[ids[i]];
+      if (m.bc.op != AluOp::MOV || v.def_key[i] < 0 || v.local[i] || m.src[0].neg ||
+          m.src[0].abs || m.src[0].rel || m.bc.dst.clamp || m.bc.dst.omod)
+         continue;
+      const int x = v.src_def[i][0];
+      if (x < 0 || !v.local[x] || v.readers[x].size() != 1)
+         continue;
+      const unsigned d = unsigned(v.def_key[i]);
+      AluNode &xn = cl.nodes[ids[x]];
+      xn.bc.dst.gpr = uint8_t(d / 4);
+      xn.bc.dst.chan = uint8_t(d % 4);
+      xn.bc.dst.write = true;
+      v.def_key[x] = int(d);
+      v.local[x] = 0;
+      v.readers[x] = v.readers[i];
+      m.dead = true;
+      m.folded_into = int32_t(ids[x]);
+      gone[i] = 1;
+      alias[i] = x;
+      any = true;
+   }
+   if (!any)
+      return;
+   std::vector<uint32_t> pos(n, 0);
+   size_t k = 0;
+   for (size_t i = 0; i < n; i++)
+      if (!gone[i])
+         pos[i] = uint32_t(k++);
+   ValueInfo w;
+   std::vector<uint32_t> kept;
+   for (size_t i = 0; i < n; i++) {
+      if (gone[i])
+         continue;
+      kept.push_back(ids[i]);
+      std::array<int, 3> sd = v.src_def[i];
+      for (int &x : sd)
+         if (x >= 0)
+            x = int(pos[size_t(alias[size_t(x)])]);
+      w.src_def.push_back(sd);
+      w.def_key.push_back(v.def_key[i]);
+      w.local.push_back(v.local[i]);
+      std::vector<uint32_t> r;
+      for (uint32_t x : v.readers[i])
+         r.push_back(pos[x]);
+      w.readers.push_back(std::move(r));
+   }
+   ids = std::move(kept);
+   v = std::move(w);
+}
+
+class ValueScheduler {
+ public:
+   ValueScheduler(ChipClass chip, AluClause &cl, std::vector<uint32_t> ids, ValueInfo v,
+                  const LiveSet &after, const AluGroup *prev_fixed,
+                  const GroupNode *prev_fixed_nodes)
+      : chip_(chip), cl_(cl), ids_(std::move(ids)), after_(after), prev_hw_(prev_fixed),
+        prev_fixed_nodes_(prev_fixed_nodes), v_(std::move(v))
+   {
+   }
+
+   bool run(std::vector<GroupNode> &out);
+
+ private:
+   struct Edge {
+      uint32_t to;
+      bool strong;
+   };
+
+   void build_deps();
+   bool try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4],
+                 std::optional<AluGroup> &mat);
+   void set_operands(uint32_t i);
+   void placed(uint32_t u, std::vector<uint32_t> &now);
+   bool assign_group(size_t gi);
+   bool writable(unsigned k, unsigned g) const
+   {
+      return !after_.test(k) && pending_[k] == 0 && last_read_[k] <= int(g) &&
+             last_write_[k] < int(g);
+   }
+   bool flexible(uint32_t i) const { return v_.def_key[i] >= 0 && v_.local[i]; }
+   void note_reads(uint32_t i, unsigned g);
+
+   ChipClass chip_;
+   AluClause &cl_;
+   std::vector<uint32_t> ids_;
+   const LiveSet &after_;
+   const AluGroup *prev_hw_;
+   const GroupNode *prev_fixed_nodes_;
+   ValueInfo v_;
+   std::vector<uint32_t> unit_;
+   std::vector<std::vector<uint32_t>> members_;
+   std::vector<std::vector<Edge>> succ_;
+   std::vector<unsigned> npred_, earliest_, height_;
+   std::vector<unsigned> group_of_; /* per position, kNoReg until placed */
+   std::vector<uint8_t> chan_mask_; /* channels a local's register may use */
+   std::vector<unsigned> reg_;      /* per position: assigned key, kPvOnly or kNoReg */
+   std::vector<int> pending_, last_read_, last_write_;
+   std::vector<GroupNode> groups_;
+   std::optional<AluGroup> last_hw_;
+   std::vector<uint32_t> pos_of_; /* node id -> position */
+   unsigned cur_ = 0;
+};
+
+void ValueScheduler::build_deps()
+{
+   const size_t n = ids_.size();
+   std::vector<std::vector<Edge>> pred(n);
+   std::unordered_map<unsigned, std::vector<uint32_t>> livein_readers;
+   for (size_t i = 0; i < n; i++) {
+      const AluNode &nd = cl_.nodes[ids_[i]];
+      for (unsigned s = 0; s < 3; s++) {
+         const int d = v_.src_def[i][s];
+         if (d >= 0)
+            pred[i].push_back({uint32_t(d), true});
+         else if (d == -1) {
+            auto &r = livein_readers[key_of(nd.src[s].value.sel, nd.src[s].value.chan)];
+            if (r.empty() || r.back() != i)
+               r.push_back(uint32_t(i));
+         }
+      }
+   }
+   /* The only register-ordered events left: a non-local definition (the
+    * last of its register in the run) overwrites the value that entered
+    * the run, so it may not precede that value's readers. */
+   for (size_t i = 0; i < n; i++) {
+      if (v_.def_key[i] < 0 || v_.local[i])
+         continue;
+      auto it = livein_readers.find(unsigned(v_.def_key[i]));
+      if (it == livein_readers.end())
+         continue;
+      for (uint32_t r : it->second)
+         if (r != i)
+            pred[i].push_back({r, false});
+   }
+   /* Physical counts for allocation: a register whose entering value is
+    * still to be read is not free. */
+   pending_.assign(512, 0);
+   last_read_.assign(512, -1);
+   last_write_.assign(512, -1);
+   for (auto &[k, r] : livein_readers)
+      pending_[k] = int(r.size());
+
+   /* Units: a register swap inside one source group moves as a whole. */
+   unit_.resize(n);
+   for (size_t i = 0; i < n; i++)
+      unit_[i] = uint32_t(i);
+   auto find = [&](uint32_t x) {
+      while (unit_[x] != x)
+         x = unit_[x] = unit_[unit_[x]];
+      return x;
+   };
+   for (size_t i = 0; i < n; i++)
+      for (const Edge &e : pred[i])
+         if (!e.strong && cl_.nodes[ids_[e.to]].group == cl_.nodes[ids_[i]].group) {
+            uint32_t a = find(uint32_t(i)), b = find(e.to);
+            if (a != b)
+               unit_[std::max(a, b)] = std::min(a, b);
+         }
+   members_.assign(n, {});
+   for (size_t i = 0; i < n; i++) {
+      unit_[i] = find(uint32_t(i));
+      members_[unit_[i]].push_back(uint32_t(i));
+   }
+   /* Critical path: groups from the node to the end of the run. */
+   height_.assign(n, 0);
+   for (size_t i = n; i-- > 0;)
+      for (const Edge &e : pred[i])
+         if (e.to < i)
+            height_[e.to] = std::max(height_[e.to], height_[i] + (e.strong ? 1u : 0u));
+   succ_.assign(n, {});
+   npred_.assign(n, 0);
+   earliest_.assign(n, 0);
+   for (size_t i = 0; i < n; i++) {
+      const uint32_t u = unit_[i];
+      height_[u] = std::max(height_[u], height_[i]);
+      for (const Edge &e : pred[i]) {
+         const uint32_t pu = unit_[e.to];
+         if (pu == u)
+            continue;
+         succ_[pu].push_back({u, e.strong});
+         npred_[u]++;
+      }
+   }
+}
+
+void ValueScheduler::set_operands(uint32_t i)
+{
+   AluNode &nd = cl_.nodes[ids_[i]];
+   for (unsigned s = 0; s < 3; s++) {
+      const int d = v_.src_def[i][s];
+      if (d < 0 || !v_.local[d])
+         continue;
+      Value &val = nd.src[s].value;
+      if (group_of_[d] + 1 == cur_) {
+         val = Value{};
+         val.kind = ValueKind::Forward;
+         val.node = int32_t(ids_[d]);
+      } else {
+         val = Value{};
+         val.kind = ValueKind::Gpr;
+         val.sel = uint16_t(reg_[d] / 4);
+         val.chan = uint8_t(reg_[d] % 4);
+      }
+   }
+}
+
+bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4],
+                              std::optional<AluGroup> &mat)
+{
+   bool try_used[5];
+   std::copy(used, used + 5, try_used);
+   const size_t old = g.nodes.size();
+   for (uint32_t x : members_[u]) {
+      AluNode &nd = cl_.nodes[ids_[x]];
+      const unsigned slots = alu_slots(chip_, nd.bc.op);
+      const bool vec = (slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op);
+      const bool trans = (slots & kSlotS) && chip_ != ChipClass::Cayman && !try_used[kSlotT];
+      int slot = -1;
+      if (flexible(x)) {
+         /* Any free vector slot, the one other ready nodes want least. */
+         if (vec)
+            for (unsigned c = 0; c < 4; c++)
+               if (!try_used[c] && (slot < 0 || demanded[c] < demanded[slot]))
+                  slot = int(c);
+         /* Trans decodes by the destination channel: a vector-capable
+          * op there needs that channel's vector slot taken. */
+         if (slot < 0 && trans &&
+             (!vec || try_used[0] || try_used[1] || try_used[2] || try_used[3]))
+            slot = kSlotT;
+         if (slot >= 0) {
+            nd.bc.dst.write = false;
+            nd.bc.dst.gpr = 0;
+            nd.bc.dst.chan = uint8_t(slot == kSlotT ? 0 : slot);
+         }
+      } else {
+         const unsigned chan = nd.bc.dst.chan & 3;
+         if (vec && !try_used[chan])
+            slot = int(chan);
+         else if (trans && (!vec || try_used[chan]))
+            slot = kSlotT;
+      }
+      if (slot < 0) {
+         g.nodes.resize(old);
+         g.slots.resize(old);
+         return false;
+      }
+      set_operands(x);
+      try_used[slot] = true;
+      g.nodes.push_back(ids_[x]);
+      g.slots.push_back(uint8_t(slot));
+   }
+   auto m = materialize_group(chip_, cl_, g.nodes, g.slots,
+                              groups_.empty() ? prev_hw_ : &*last_hw_,
+                              groups_.empty() ? prev_fixed_nodes_ : &groups_.back());
+   if (!m) {
+      g.nodes.resize(old);
+      g.slots.resize(old);
+      return false;
+   }
+   mat = std::move(m);
+   std::copy(try_used, try_used + 5, used);
+   return true;
+}
+
+void ValueScheduler::note_reads(uint32_t i, unsigned g)
+{
+   const AluNode &nd = cl_.nodes[ids_[i]];
+   unsigned seen[3];
+   unsigned nseen = 0;
+   for (unsigned s = 0; s < 3; s++) {
+      const int d = v_.src_def[i][s];
+      unsigned k;
+      if (d == -1)
+         k = key_of(nd.src[s].value.sel, nd.src[s].value.chan);
+      else if (d >= 0 && v_.local[d] && reg_[d] < kPvOnly)
+         k = reg_[d];
+      else
+         continue;
+      if (std::find(seen, seen + nseen, k) != seen + nseen)
+         continue;
+      seen[nseen++] = k;
+      pending_[k]--;
+      last_read_[k] = std::max(last_read_[k], int(g));
+   }
+}
+
+/* Registers for the locals defined in group gi, once the group after it is
+ * known (a value all of whose readers sit there needs none: PV/PS). */
+bool ValueScheduler::assign_group(size_t gi)
+{
+   const GroupNode &g = groups_[gi];
+   for (size_t k = 0; k < g.nodes.size(); k++) {
+      const uint32_t i = pos_of_[g.nodes[k]];
+      if (!flexible(i))
+         continue;
+      AluNode &nd = cl_.nodes[ids_[i]];
+      bool pv_only = !alu_is_op3(nd.bc.op);
+      unsigned unplaced = 0;
+      int last = -1;
+      for (uint32_t r : v_.readers[i]) {
+         if (group_of_[r] == kNoReg) {
+            unplaced++;
+            pv_only = false;
+         } else {
+            last = std::max(last, int(group_of_[r]));
+            if (group_of_[r] != gi + 1)
+               pv_only = false;
+         }
+      }
+      const uint8_t mask = chan_mask_[i];
+      if (pv_only) {
+         reg_[i] = kPvOnly;
+         for (unsigned c = 0; c < 4; c++)
+            if (mask & (1u << c)) {
+               nd.bc.dst.chan = uint8_t(c);
+               break;
+            }
+         continue;
+      }
+      unsigned best = kNoReg;
+      auto scan = [&](unsigned first, unsigned last_reg) {
+         for (unsigned r = first; r <= last_reg && best == kNoReg; r++)
+            for (unsigned c = 0; c < 4 && best == kNoReg; c++)
+               if ((mask & (1u << c)) && writable(r * 4 + c, unsigned(gi)))
+                  best = r * 4 + c;
+      };
+      if (chip_ != ChipClass::R600)
+         scan(kSrcClauseTempFirst, kSrcGPRLast);
+      scan(0, kGprAllocLast);
+      if (best == kNoReg)
+         return false;
+      reg_[i] = best;
+      pending_[best] = int(unplaced);
+      last_read_[best] = std::max(last_read_[best], last);
+      last_write_[best] = int(gi);
+   }
+   return true;
+}
+
+void ValueScheduler::placed(uint32_t u, std::vector<uint32_t> &now)
+{
+   for (const Edge &e : succ_[u]) {
+      earliest_[e.to] = std::max(earliest_[e.to], e.strong ? cur_ + 1 : cur_);
+      if (--npred_[e.to] == 0)
+         now.push_back(e.to);
+   }
+}
+
+bool ValueScheduler::run(std::vector<GroupNode> &out)
+{
+   const size_t n = ids_.size();
+   pos_of_.assign(cl_.nodes.size(), 0);
+   for (size_t i = 0; i < n; i++) {
+      pos_of_[ids_[i]] = uint32_t(i);
+      AluNode &nd = cl_.nodes[ids_[i]];
+      if (nd.bc.dst.rel || nd.bc.pred_sel || (alu_op_info(nd.bc.op).flags & AF_MOVA))
+         return false;
+      for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++)
+         if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward)
+            return false;
+   }
+   build_deps();
+   group_of_.assign(n, kNoReg);
+   chan_mask_.assign(n, 0);
+   reg_.assign(n, kNoReg);
+
+   auto prio = [&](uint32_t a, uint32_t b) {
+      return height_[a] != height_[b] ? height_[a] > height_[b] : a < b;
+   };
+   std::vector<uint32_t> ready, later;
+   for (size_t i = 0; i < n; i++)
+      if (unit_[i] == i && npred_[i] == 0)
+         ready.push_back(uint32_t(i));
+   size_t remaining = n;
+   while (remaining) {
+      cur_ = unsigned(groups_.size());
+      std::sort(ready.begin(), ready.end(), prio);
+      unsigned demanded[4] = {};
+      for (uint32_t u : ready)
+         for (uint32_t x : members_[u])
+            if (!flexible(x))
+               demanded[cl_.nodes[ids_[x]].bc.dst.chan & 3]++;
+      GroupNode g;
+      bool used[5] = {};
+      std::optional<AluGroup> mat;
+      std::vector<uint32_t> now;
+      size_t tries = 0;
+      for (size_t k = 0; k < ready.size() && tries < kMaxTries; k++) {
+         const uint32_t u = ready[k];
+         if (group_of_[u] != kNoReg || earliest_[u] > cur_)
+            continue;
+         tries++;
+         if (!try_unit(u, g, used, demanded, mat))
+            continue;
+         for (uint32_t x : members_[u])
+            group_of_[x] = cur_;
+         remaining -= members_[u].size();
+         now.clear();
+         placed(u, now);
+         for (uint32_t s : now) {
+            if (earliest_[s] <= cur_)
+               ready.push_back(s); /* weak only: may join this group */
+            else
+               later.push_back(s);
+         }
+      }
+      if (g.nodes.empty())
+         return false;
+      /* Channels: vector slots fix them; a vector-capable op in trans
+       * takes one whose vector slot is used (the decoder needs that). */
+      uint8_t used_mask = 0;
+      for (uint8_t sl : g.slots)
+         if (sl < kSlotT)
+            used_mask |= uint8_t(1u << sl);
+      for (size_t k = 0; k < g.nodes.size(); k++) {
+         const uint32_t i = pos_of_[g.nodes[k]];
+         note_reads(i, cur_);
+         if (!flexible(i))
+            continue;
+         const AluOp op = cl_.nodes[g.nodes[k]].bc.op;
+         if (g.slots[k] != kSlotT)
+            chan_mask_[i] = uint8_t(1u << g.slots[k]);
+         else if (alu_is_trans_only(chip_, op) || !(alu_slots(chip_, op) & kSlotV))
+            chan_mask_[i] = 0xf;
+         else
+            chan_mask_[i] = used_mask;
+      }
+      groups_.push_back(std::move(g));
+      last_hw_ = std::move(mat);
+      if (cur_ > 0 && !assign_group(cur_ - 1))
+         return false;
+      std::vector<uint32_t> next;
+      for (uint32_t u : ready)
+         if (group_of_[u] == kNoReg)
+            next.push_back(u);
+      next.insert(next.end(), later.begin(), later.end());
+      later.clear();
+      ready = std::move(next);
+   }
+   if (!assign_group(groups_.size() - 1))
+      return false;
+
+   /* Final registers into the nodes. */
+   for (size_t i = 0; i < n; i++) {
+      AluNode &nd = cl_.nodes[ids_[i]];
+      if (flexible(uint32_t(i))) {
+         if (reg_[i] == kPvOnly) {
+            nd.bc.dst.write = false;
+         } else {
+            nd.bc.dst.write = true;
+            nd.bc.dst.gpr = uint8_t(reg_[i] / 4);
+            nd.bc.dst.chan = uint8_t(reg_[i] % 4);
+         }
+      }
+      for (unsigned s = 0; s < 3; s++) {
+         const int d = v_.src_def[i][s];
+         if (d < 0 || !v_.local[d])
+            continue;
+         Value &val = nd.src[s].value;
+         val = Value{};
+         if (reg_[d] == kPvOnly) {
+            val.kind = ValueKind::Forward;
+            val.node = int32_t(ids_[d]);
+         } else {
+            val.kind = ValueKind::Gpr;
+            val.sel = uint16_t(reg_[d] / 4);
+            val.chan = uint8_t(reg_[d] % 4);
+         }
+      }
+   }
+   for (GroupNode &g : groups_)
+      out.push_back(std::move(g));
+   return true;
+}
+
+/* Live register channels after each group of a clause. */
+std::vector<LiveSet> live_after_groups(ChipClass chip, const AluClause &cl, LiveSet live)
+{
+   if (chip != ChipClass::R600)
+      for (unsigned k = kSrcClauseTempFirst * 4; k < 512; k++)
+         live.reset(k);
+   std::vector<LiveSet> after(cl.groups.size());
+   for (size_t gi = cl.groups.size(); gi-- > 0;) {
+      after[gi] = live;
+      for (uint32_t id : cl.groups[gi].nodes)
+         if (plain_write(cl.nodes[id]))
+            live.reset(key_of(cl.nodes[id].bc.dst.gpr, cl.nodes[id].bc.dst.chan));
+      for (uint32_t id : cl.groups[gi].nodes) {
+         const AluNode &nd = cl.nodes[id];
+         for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
+            if (nd.src[s].rel)
+               live.set();
+            else if (gpr_read(nd.src[s]))
+               live.set(key_of(nd.src[s].value.sel, nd.src[s].value.chan));
+         }
+      }
+   }
+   return after;
+}
+
+/* The whole clause on values; false leaves `cl` to be restored. */
+bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out)
+{
+   const std::vector<LiveSet> after = live_after_groups(chip, cl, live_out);
+   for (AluNode &nd : cl.nodes) {
+      nd.has_pre = true;
+      nd.pre_dst = nd.bc.dst;
+      nd.pre_src = nd.src;
+   }
+   std::vector<GroupNode> out;
+   std::vector<uint32_t> run;
+   const GroupNode *prev_fixed = nullptr;
+   size_t run_end = 0;
+   auto flush = [&]() {
+      if (run.empty())
+         return true;
+      ValueInfo v;
+      analyze(cl, run, after[run_end], v);
+      fold_copies(cl, run, v);
+      ValueScheduler s(chip, cl, std::move(run), std::move(v), after[run_end],
+                       prev_fixed ? &prev_fixed->original : nullptr, prev_fixed);
+      run.clear();
+      return s.run(out);
+   };
+   std::vector<GroupNode> source = cl.groups;
+   for (size_t gi = 0; gi < source.size(); gi++) {
+      const GroupNode &g = source[gi];
+      if (g.fixed) {
+         if (!flush())
+            return false;
+         out.push_back(g);
+         prev_fixed = &source[gi];
+         continue;
+      }
+      run.insert(run.end(), g.nodes.begin(), g.nodes.end());
+      run_end = gi;
+   }
+   if (!flush())
+      return false;
+   cl.groups = std::move(out);
+   auto built = build_clause(chip, cl);
+   return built && alu_clause_dwords(*built) <= 256;
+}
+
 } // namespace
 
 bool post_scheduler(Shader &sh, Diagnostics &diags)
 {
-   for (CfNode &c : sh.cf) {
+   std::vector<LiveSet> live_out;
+   if (!liveness(sh, live_out)) {
+      live_out.assign(sh.cf.size(), LiveSet());
+      for (LiveSet &l : live_out)
+         l.set();
+   }
+   for (size_t ci = 0; ci < sh.cf.size(); ci++) {
+      CfNode &c = sh.cf[ci];
       if (!c.is_alu)
          continue;
-      AluClause &cl = c.alu;
-      std::vector<GroupNode> out;
-      std::vector<uint32_t> run;
-      /* The fixed group just before the run, if any: its results are
-       * PV/PS for the run's first group. */
-      std::optional<AluGroup> prev_fixed;
-      auto flush = [&]() {
-         if (run.empty())
-            return true;
-         bool ok = schedule_run(sh.chip, cl, run, prev_fixed ? &*prev_fixed : nullptr, out,
-                                diags);
-         run.clear();
-         return ok;
-      };
-      for (GroupNode &g : cl.groups) {
-         if (g.fixed) {
-            if (!flush())
-               return false;
-            out.push_back(g);
-            prev_fixed = g.original;
-            continue;
-         }
-         run.insert(run.end(), g.nodes.begin(), g.nodes.end());
-      }
-      if (!flush())
+      AluClause saved = c.alu;
+      if (schedule_clause_values(sh.chip, c.alu, live_out[ci]))
+         continue;
+      c.alu = std::move(saved);
+      if (!schedule_clause_registers(sh.chip, c.alu, diags))
          return false;
-      /* Spreading literal users over more groups can repeat literals; a
-       * clause that no longer fits the 128-slot COUNT keeps its source
-       * layout rather than being split (splitting would renumber CF). */
-      std::vector<GroupNode> source = std::move(cl.groups);
-      cl.groups = std::move(out);
-      auto built = build_clause(sh.chip, cl);
-      if (!built || alu_clause_dwords(*built) > 256)
-         cl.groups = std::move(source);
    }
    return true;
 }

@@ -1,10 +1,13 @@
 /*
  * sched_checker: checks a scheduled clause against its source order,
  * independently of how the scheduler chose.  Every node must be placed
- * once; a node may not cross a fixed group; a register read must stay after
- * the write it saw and before the next write (which may share its group,
- * since groups read before they write); two writes of a register keep
- * their order in different groups; slots must suit the operation.
+ * once; a node may not cross a fixed group; slots must suit the operation.
+ * Then both orders run on symbolic values (one token per result, a plain
+ * MOV passing its operand's token on): in the schedule every operand must
+ * see the value it saw in the source order (so renamed registers, PV/PS
+ * reads and folded copies are checked, not trusted), and every register
+ * live after the clause must end up holding the same value.  The source
+ * order uses the registers recorded before renaming (AluNode::pre_*).
  */
 #include <map>
 
@@ -14,7 +17,71 @@ namespace sbcc::r600::sb {
 
 namespace {
 
-bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, Diagnostics &diags)
+constexpr uint32_t kEntry = 0x80000000u; /* | register channel: value on entry */
+
+/* Tokens for values that merge an old one (predicated and relative
+ * writes): the same pair gives the same token in both runs. */
+struct Tokens {
+   std::map<std::pair<uint32_t, uint32_t>, uint32_t> merged;
+   uint32_t next = 0x40000000u;
+   uint32_t merge(uint32_t node, uint32_t old)
+   {
+      auto [it, fresh] = merged.try_emplace({node, old}, next);
+      if (fresh)
+         next++;
+      return it->second;
+   }
+};
+
+uint32_t operand_token(const Operand &o, const std::vector<uint32_t> &regs,
+                       const std::vector<uint32_t> &result)
+{
+   if (o.rel)
+      return 0x20000000u; /* compared through the whole register state */
+   switch (o.value.kind) {
+   case ValueKind::Gpr:
+      return o.value.sel < 128 ? regs[o.value.sel * 4u + (o.value.chan & 3u)] : 0x30000000u;
+   case ValueKind::Forward:
+      return o.value.node >= 0 && size_t(o.value.node) < result.size()
+                ? result[size_t(o.value.node)]
+                : 0x30000001u;
+   default:
+      /* Constants are compared as they are: the scheduler never changes them. */
+      return 0x10000000u | (uint32_t(o.value.kind) << 24) |
+             (((o.value.sel * 4u + o.value.chan) ^ o.value.bits) & 0xffffffu);
+   }
+}
+
+/* A plain MOV passes its operand's value on (so a copy folded into its
+ * producer still compares equal); anything else makes a new value. */
+uint32_t result_token(const AluNode &nd, const AluDst &dst, const std::array<Operand, 3> &src,
+                      const std::array<uint32_t, 3> &ops, uint32_t id)
+{
+   if (nd.bc.op == AluOp::MOV && !src[0].neg && !src[0].abs && !src[0].rel && !dst.clamp &&
+       !dst.omod && (src[0].value.kind == ValueKind::Gpr ||
+                     src[0].value.kind == ValueKind::Forward))
+      return ops[0];
+   return id;
+}
+
+void write_token(const AluNode &nd, const AluDst &dst, uint32_t value, uint32_t id,
+                 std::vector<uint32_t> &regs, Tokens &tok)
+{
+   if (!(dst.write || alu_is_op3(nd.bc.op)) || (alu_op_info(nd.bc.op).flags & AF_MOVA))
+      return;
+   if (dst.rel) {
+      for (uint32_t &r : regs)
+         r = tok.merge(id, r);
+      return;
+   }
+   if (dst.gpr >= 128)
+      return;
+   uint32_t &r = regs[dst.gpr * 4u + (dst.chan & 3u)];
+   r = nd.bc.pred_sel ? tok.merge(value, r) : value;
+}
+
+bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet &live_out,
+                  Diagnostics &diags)
 {
    auto fail = [&](const std::string &msg) {
       diags.error("sb sched_checker: CF " + std::to_string(ci) + ": " + msg);
@@ -76,46 +143,85 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, Diagnostics &d
       }
    }
 
-   std::map<unsigned, int> last_writer;
-   std::map<unsigned, std::vector<uint32_t>> readers;
+   /* Values: run the source order (registers as they were before the
+    * scheduler renamed anything) and the schedule side by side on tokens
+    * and require every operand to see the same value and the registers
+    * live after the clause to end up holding the same values. */
+   Tokens tok;
+   std::vector<std::array<uint32_t, 3>> expect(n);
+   std::vector<uint32_t> result(n, 0);
+   std::vector<std::vector<uint32_t>> snapshot(n);
+   std::vector<uint32_t> state(512);
+   for (unsigned k = 0; k < 512; k++)
+      state[k] = kEntry | k;
+   auto source_node = [&](size_t i) {
+      const AluNode &nd = cl.nodes[i];
+      return !nd.dead || nd.folded_into >= 0;
+   };
    for (size_t b = 0; b < n;) {
       size_t e = b;
       while (e < n && cl.nodes[e].group == cl.nodes[b].group)
          e++;
       for (size_t i = b; i < e; i++) {
-         const AluNode &node = cl.nodes[i];
-         if (node.dead)
+         if (!source_node(i))
             continue;
-         for (unsigned s = 0; s < alu_op_info(node.bc.op).num_src; s++) {
-            const Value &v = node.src[s].value;
-            if (v.kind != ValueKind::Gpr)
-               continue;
-            const unsigned k = v.sel * 4u + (v.chan & 3u);
-            auto w = last_writer.find(k);
-            if (w != last_writer.end() && pos[w->second] >= pos[i])
-               return fail("node " + std::to_string(i) + " reads before its producer " +
-                           std::to_string(w->second));
-            readers[k].push_back(uint32_t(i));
+         const AluNode &nd = cl.nodes[i];
+         const auto &src = nd.has_pre ? nd.pre_src : nd.src;
+         for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
+            if (src[s].rel)
+               snapshot[i] = state;
+            expect[i][s] = operand_token(src[s], state, result);
          }
+         result[i] = result_token(nd, nd.has_pre ? nd.pre_dst : nd.bc.dst, src, expect[i],
+                                  uint32_t(i));
       }
-      for (size_t i = b; i < e; i++) {
-         const AluNode &node = cl.nodes[i];
-         if (node.dead || !node.writes_gpr())
-            continue;
-         const unsigned k = node.bc.dst.gpr * 4u + (node.bc.dst.chan & 3u);
-         auto w = last_writer.find(k);
-         if (w != last_writer.end() && pos[w->second] >= pos[i])
-            return fail("writes of node " + std::to_string(w->second) + " and " +
-                        std::to_string(i) + " out of order");
-         for (uint32_t r : readers[k])
-            if (r != i && pos[r] > pos[i])
-               return fail("node " + std::to_string(i) + " overwrites a value node " +
-                           std::to_string(r) + " still reads");
-         readers[k].clear();
-         last_writer[k] = int(i);
-      }
+      for (size_t i = b; i < e; i++)
+         if (source_node(i))
+            write_token(cl.nodes[i], cl.nodes[i].has_pre ? cl.nodes[i].pre_dst : cl.nodes[i].bc.dst,
+                        result[i], uint32_t(i), state, tok);
       b = e;
    }
+   std::vector<uint32_t> sched(512);
+   for (unsigned k = 0; k < 512; k++)
+      sched[k] = kEntry | k;
+   std::vector<uint32_t> got(n, 0);
+   for (size_t gi = 0; gi < cl.groups.size(); gi++) {
+      const GroupNode &g = cl.groups[gi];
+      for (uint32_t i : g.nodes) {
+         const AluNode &nd = cl.nodes[i];
+         std::array<uint32_t, 3> ops{};
+         for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
+            const Operand &o = nd.src[s];
+            if (o.rel) {
+               if (snapshot[i] != sched)
+                  return fail("node " + std::to_string(i) +
+                              " reads relatively with registers holding other values");
+            }
+            if (o.value.kind == ValueKind::Forward) {
+               const uint32_t p = uint32_t(o.value.node);
+               if (p >= n || gi == 0 || pos[p] != int(gi) - 1)
+                  return fail("node " + std::to_string(i) + " reads PV/PS of node " +
+                              std::to_string(p) + ", which is not in the group before");
+            }
+            ops[s] = operand_token(o, sched, got);
+            if (ops[s] != expect[i][s]) {
+               const uint32_t want = expect[i][s];
+               if (want < n && (pos[want] < 0 || pos[want] >= int(gi)))
+                  return fail("node " + std::to_string(i) + " reads before its producer " +
+                              std::to_string(want));
+               return fail("node " + std::to_string(i) + " operand " + std::to_string(s) +
+                           " reads a value other than the source order's");
+            }
+         }
+         got[i] = result_token(nd, nd.bc.dst, nd.src, ops, i);
+      }
+      for (uint32_t i : g.nodes)
+         write_token(cl.nodes[i], cl.nodes[i].bc.dst, got[i], i, sched, tok);
+   }
+   for (unsigned k = 0; k < 512; k++)
+      if (live_out.test(k) && sched[k] != state[k])
+         return fail("R" + std::to_string(k / 4) + "." + "xyzw"[k % 4] +
+                     " does not hold the source order's value at the end of the clause");
    return true;
 }
 
@@ -123,9 +229,22 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, Diagnostics &d
 
 bool sched_checker(const Shader &sh, Diagnostics &diags)
 {
-   for (size_t ci = 0; ci < sh.cf.size(); ci++)
-      if (sh.cf[ci].is_alu && !check_clause(sh.chip, sh.cf[ci].alu, ci, diags))
+   std::vector<LiveSet> live_out;
+   if (!liveness(sh, live_out)) {
+      live_out.assign(sh.cf.size(), LiveSet());
+      for (LiveSet &l : live_out)
+         l.set();
+   }
+   for (size_t ci = 0; ci < sh.cf.size(); ci++) {
+      if (!sh.cf[ci].is_alu)
+         continue;
+      LiveSet out = live_out[ci];
+      if (sh.chip != ChipClass::R600)
+         for (unsigned k = kSrcClauseTempFirst * 4; k < 512; k++)
+            out.reset(k);
+      if (!check_clause(sh.chip, sh.cf[ci].alu, ci, out, diags))
          return false;
+   }
    return true;
 }
 
