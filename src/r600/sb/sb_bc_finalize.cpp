@@ -257,6 +257,7 @@ class Finalizer {
    bool flush(CfOp op);
    bool emit_fetch(const Node *n);
    bool emit_export(const Node *n);
+   static int const_sel(const Value &v);
    bool emit_if(const Node *region);
    bool emit_loop(const Node *region);
    unsigned emit_cf(CfInstr c)
@@ -870,6 +871,16 @@ bool Finalizer::emit_fetch(const Node *n)
       size_t si = 0, di = 0;
       int src_gpr = -1, dst_gpr = -1;
       auto src_of = [&](uint8_t &sel) -> bool {
+         /* ra_split: a TEX coordinate nothing wrote reads 0.0 (what the
+          * unwritten register holds in the emulator), constants SEL_0/1. */
+         if (si < f->src.size() && std::holds_alternative<TexInstr>(fi)) {
+            int c = const_sel(f->src[si]);
+            if (c >= 0) {
+               sel = uint8_t(c == kSelMask ? kSel0 : c);
+               si++;
+               return true;
+            }
+         }
          if (si >= f->src.size() || !is_reg_var(f->src[si]))
             return fail("fetch operand without a register value");
          RegAssign r = reg(f->src[si++]);
@@ -974,6 +985,22 @@ bool Finalizer::emit_fetch(const Node *n)
    return true;
 }
 
+/* The selector of an export / TEX operand ra_split left without a register:
+ * SEL_MASK for an unwritten channel, SEL_0 / SEL_1 for 0.0 / 1.0; -1 for
+ * anything else. */
+int Finalizer::const_sel(const Value &v)
+{
+   if (v.kind == ValueKind::None)
+      return kSelMask;
+   if (v.kind == ValueKind::Literal && !v.neg && !v.abs) {
+      if (v.literal == 0)
+         return kSel0;
+      if (v.literal == 0x3f800000)
+         return kSel1;
+   }
+   return -1;
+}
+
 bool Finalizer::emit_export(const Node *n)
 {
    if (!flush(CfOp::ALU))
@@ -987,6 +1014,14 @@ bool Finalizer::emit_export(const Node *n)
       for (unsigned ch = 0; ch < 4; ch++) {
          if (e.swizzle[ch] >= 4)
             continue;
+         if (e.burst_count == 1 && vi < n->src.size()) {
+            int c = const_sel(n->src[vi]);
+            if (c >= 0) {
+               swz[ch] = uint8_t(c);
+               vi++;
+               continue;
+            }
+         }
          if (vi >= n->src.size() || !is_reg_var(n->src[vi]))
             return fail("export component without a register value");
          RegAssign r = reg(n->src[vi++]);

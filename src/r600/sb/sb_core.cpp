@@ -119,7 +119,7 @@ std::optional<Program> ssa_stage(const Program &prog, const ShaderInfo &info,
       dump("dce_cleanup", *sh);
    RaContext ctx;
    Allocation alloc;
-   step("ra_split", [&] { return ra_split(*sh, ctx, pd); });
+   step("ra_split", [&] { return ra_split(*sh, ctx, pd, &info); });
    step("ra_coalesce", [&] { return ra_coalesce(*sh, ctx, pd); });
    step("ra_init", [&] { return ra_init(*sh, ctx, alloc, pd); });
    step("ra_checker", [&] { return ra_checker(*sh, alloc, pd); });

@@ -90,6 +90,10 @@ struct RaContext {
    /* Statistics for tests and the driver. */
    unsigned split_copies = 0;
    unsigned coalesced = 0;
+   /* Export / TEX operands that need no register: unwritten channels
+    * (SEL_MASK, or SEL_0 for a coordinate) and copies of 0.0 / 1.0. */
+   unsigned undef_operands = 0;
+   unsigned const_operands = 0;
 };
 
 /* A superset of bc_finalize's alu_group_is_fixed (sb_region_passes.h):
@@ -114,7 +118,11 @@ bool alu_is_plain_copy(const Node *alu);
 /* Whether the value gets a register at all (Gpr/Temp, not an array). */
 bool ra_value_allocatable(const RegionShader &sh, const Value &v);
 
-bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags);
+/* `info` (may be null) says which GPRs the hardware loads: the entry value
+ * of any other GPR read by an export or TEX operand is unwritten and needs
+ * no register. */
+bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags,
+              const ShaderInfo *info = nullptr);
 bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags);
 bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &diags);
 bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &diags);

@@ -10,6 +10,7 @@
  */
 #include <map>
 #include <set>
+#include <variant>
 
 #include "r600/sb/sb_ra.h"
 
@@ -21,13 +22,76 @@ using Ref = std::pair<int, unsigned>; /* (var, version) before renumbering */
 
 Ref ref(const Value &v) { return {v.var, v.version}; }
 
+/* Bit patterns of the two constants export swizzles and TEX source selects
+ * can name without a register (SEL_0 / SEL_1). */
+constexpr uint32_t kBits0 = 0, kBits1 = 0x3f800000;
+
 struct Splitter {
    RegionShader &sh;
    Diagnostics &diags;
    bool ok = true;
    unsigned copies = 0;
+   unsigned undef_operands = 0, const_operands = 0;
+   /* GPRs the hardware may have filled before the program starts: their
+    * entry values are real inputs.  Empty: treat every register so. */
+   std::vector<bool> preloaded;
+   /* Values a plain MOV of 0.0 or 1.0 defines, with the constant's bits. */
+   std::map<Ref, uint32_t> const_def;
 
    Splitter(RegionShader &s, Diagnostics &d) : sh(s), diags(d) {}
+
+   void find_consts(const Node *n)
+   {
+      if (n->kind == NodeKind::Alu) {
+         const AluInstr *in = n->alu;
+         if (!in || in->op != AluOp::MOV || in->dst.clamp || in->dst.omod || in->pred_sel ||
+             n->src.size() != 1 || n->dst.size() != 1 || n->dst[0].kind != ValueKind::Var)
+            return;
+         const Value &s = n->src[0];
+         if (s.neg || s.abs)
+            return;
+         uint32_t bits;
+         if (s.kind == ValueKind::Inline && s.literal == kSrc_0)
+            bits = kBits0;
+         else if (s.kind == ValueKind::Inline && s.literal == kSrc_1)
+            bits = kBits1;
+         else if (s.kind == ValueKind::Literal && (s.literal == kBits0 || s.literal == kBits1))
+            bits = s.literal;
+         else
+            return;
+         const_def[ref(n->dst[0])] = bits;
+         return;
+      }
+      for (const Node *c : n->children)
+         find_consts(c);
+   }
+
+   /* A register operand no register is needed for: a channel nothing wrote
+    * (the entry value of a GPR the hardware does not load; it is 0 in the
+    * emulator, undefined on hardware) becomes ValueKind::None, a copy of
+    * 0.0 or 1.0 a Literal with those bits; bc_finalize turns them into
+    * SEL_MASK / SEL_0 / SEL_1.  Returns whether v was replaced. */
+   bool drop_register(Value &v)
+   {
+      if (v.kind != ValueKind::Var || v.neg || v.abs || v.rel || var_in_array(sh, v.var))
+         return false;
+      const Var &var = sh.vars[v.var];
+      if (v.version == 0 && var.kind == VarKind::Gpr && var.index < preloaded.size() &&
+          !preloaded[var.index]) {
+         v = Value{};
+         undef_operands++;
+         return true;
+      }
+      auto it = const_def.find(ref(v));
+      if (it == const_def.end())
+         return false;
+      Value c;
+      c.kind = ValueKind::Literal;
+      c.literal = it->second;
+      v = c;
+      const_operands++;
+      return true;
+   }
 
    std::vector<std::vector<Ref>> forced, vecs;
    std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre; /* value -> gpr, chan */
@@ -159,6 +223,10 @@ struct Splitter {
                fail(cfn->cf_index, "a fetch reads the result of another fetch of its clause");
                return nullptr;
             }
+         /* TEX coordinates may be SEL_0/SEL_1; a VTX address is a channel. */
+         if (std::holds_alternative<TexInstr>(*f->fetch))
+            for (Value &s : f->src)
+               drop_register(s);
          std::vector<Value> cs = copy_operands(f->src, 0, f->src.size(), groups);
          if (!cs.empty()) {
             vecs.emplace_back();
@@ -197,6 +265,10 @@ struct Splitter {
          if (e.swizzle[c] < 4)
             per++;
       std::vector<Node *> groups;
+      /* A burst names consecutive registers with one swizzle for all. */
+      if (e.burst_count == 1)
+         for (Value &s : cfn->src)
+            drop_register(s);
       for (unsigned b = 0; b < e.burst_count; b++) {
          std::vector<Value> cs = copy_operands(cfn->src, size_t(b) * per, per, groups);
          if (cs.empty())
@@ -365,17 +437,42 @@ void collect_movs_and_chans(const RegionShader &sh, const Node *n, RaContext &ct
 
 } // namespace
 
-bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
+/* The GPRs whose entry values the hardware may load (inputs, barycentrics,
+ * R0's system values); empty when that is not known. */
+std::vector<bool> preloaded_gprs(const ShaderInfo *info)
+{
+   if (!info || (info->stage != tgsi::Processor::Vertex &&
+                 info->stage != tgsi::Processor::Fragment))
+      return {};
+   std::vector<bool> p(kRaMaxGprs, false);
+   p[0] = true;
+   for (const ShaderIo &io : info->inputs)
+      if (io.gpr < p.size())
+         p[io.gpr] = true;
+   for (unsigned g = 0; g < (info->num_ij + 1) / 2 && g < p.size(); g++)
+      p[g] = true;
+   return p;
+}
+
+bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const ShaderInfo *info)
 {
    if (!sh.root) {
       diags.error("ra", SourceLoc{0, 0}, "ra_split: empty shader");
       return false;
    }
    Splitter s(sh, diags);
+   s.preloaded = preloaded_gprs(info);
+   s.find_consts(sh.root);
    s.process(sh.root);
    if (!s.ok)
       return false;
    sh.number_values();
+   /* MOVs of 0.0/1.0 that only fed exports and fetches are dead now. */
+   if (s.const_operands) {
+      if (!dce_cleanup(sh, diags))
+         return false;
+      sh.number_values();
+   }
 
    unsigned nv = sh.num_values();
    ctx = RaContext{};
@@ -389,6 +486,8 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
    for (unsigned i = 0; i < nv; i++)
       ctx.parent[i] = i;
    ctx.split_copies = s.copies;
+   ctx.undef_operands = s.undef_operands;
+   ctx.const_operands = s.const_operands;
 
    ctx.allocatable.assign(nv, false);
    mark_present(sh, sh.root, ctx.allocatable);
