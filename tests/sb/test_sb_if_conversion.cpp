@@ -438,18 +438,71 @@ TEST(SbIfConversion, KillStaysABranch)
    EXPECT_EQ(region_dump(*sh), before);
 }
 
-TEST(SbIfConversion, TooLargeStaysABranch)
+/* n dependent ADDs on R2.x in clauses of at most 100 groups, then `copies`
+ * plain copies R2.y = R2.x. */
+std::vector<CfInstr> adds(unsigned n, unsigned copies = 0)
 {
-   /* 13 dependent ADDs: over the per-side limit of 12. */
+   std::vector<CfInstr> cfs;
    std::vector<AluGroup> gs;
-   for (unsigned i = 0; i < 13; i++)
-      gs.push_back(group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), one())}));
-   expect_unchanged(if_else({alu_clause(gs)}), "over 12 ALU instructions on a side");
-   /* 12 of them convert: the two CF instructions and clause switches saved
-    * are worth more than the groups the else side adds. */
-   gs.pop_back();
-   Converted c = convert(if_else({alu_clause(gs)}), kFloatInputs);
+   for (unsigned i = 0; i < n + copies; i++) {
+      if (i < n)
+         gs.push_back(group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), one())}));
+      else
+         gs.push_back(group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(2, 0))}));
+      if (gs.size() == 100) {
+         cfs.push_back(alu_clause(gs));
+         gs.clear();
+      }
+   }
+   if (!gs.empty())
+      cfs.push_back(alu_clause(gs));
+   return cfs;
+}
+
+unsigned count_lines(const std::string &text, const std::string &what)
+{
+   unsigned n = 0;
+   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+      n++;
+   return n;
+}
+
+TEST(SbIfConversion, ThirtyInstructionSideConverts)
+{
+   /* Over the old per-side limit of 12; classic sb's rule converts it. */
+   Converted c = convert(if_else(adds(30)), kFloatInputs);
    EXPECT_EQ(c.count, 1u);
+   EXPECT_TRUE(c.kept.empty());
+   EXPECT_EQ(count_lines(c.after, "region"), 0u);
+   EXPECT_EQ(count_lines(c.after, ": ADD R2.x."), 30u);
+   /* SETGT, 30 ADDs, the else side's MOV and one select, in the clause
+    * that held the PRED_SET. */
+   EXPECT_EQ(count_lines(c.after, "  group\n"), 1u + 33u);
+   EXPECT_NE(c.after.find("    x: SETGT T7.1 = R1.x.0, 0\n"
+                          "  group\n"
+                          "    x: ADD R2.x.2 = R2.x.1, 1.0\n"),
+             std::string::npos)
+      << c.after;
+   EXPECT_NE(c.after.find("    x: ADD R2.x.31 = R2.x.30, 1.0\n"
+                          "  group\n"
+                          "    x: MOV R2.x.32 = 1.0\n"
+                          "  group\n"
+                          "    x: CNDE_INT R2.x.33 = T7.1, R2.x.32, R2.x.31\n"
+                          "cf "),
+             std::string::npos)
+      << c.after;
+}
+
+TEST(SbIfConversion, Over400InstructionsStaysABranch)
+{
+   /* 400 real instructions (the else side's MOV is a copy) convert, 401
+    * do not; plain copies do not count towards the limit. */
+   Converted c = convert(if_else(adds(400)), kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+   expect_unchanged(if_else(adds(401)), "over 400 ALU instructions");
+   c = convert(if_else(adds(400, 30)), kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+   EXPECT_EQ(count_lines(c.after, "CNDE_INT"), 2u); /* R2.x and R2.y */
 }
 
 TEST(SbIfConversion, MovaAndPredicatedWritesStayBranches)
@@ -548,7 +601,7 @@ TEST(SbIfConversion, NestedIfsConvertInsideOut)
              "  group\n"
              "    x: MOV R2.x.3 = 0.5\n"
              "  group\n"
-             "    x: CNDE_INT R2.x.4 = T8.1, R2.x.3, R2.x.2\n"
+             "    x: CNDE_INT R2.x.4 = T8.1, 0.5, 1.0\n"
              "  group\n"
              "    x: MOV R2.x.5 = 0x40000000\n"
              "  group\n"
@@ -694,6 +747,7 @@ bool finalizes_unconverted(const Program &prog, const ShaderInfo &info, Program 
    Diagnostics d;
    RegionParseOptions opts;
    opts.arrays = infer_rel_arrays(prog);
+   opts.fetch_shader_call = info.has_fetch_shader; /* as sb_optimize does */
    auto sh = region_parse(prog, opts, d);
    if (!sh)
       return false;
@@ -718,6 +772,7 @@ void convert_stage(const Program &prog, const ShaderInfo &info, const std::strin
    Diagnostics d;
    RegionParseOptions opts;
    opts.arrays = infer_rel_arrays(prog);
+   opts.fetch_shader_call = info.has_fetch_shader; /* as sb_optimize does */
    auto sh = region_parse(prog, opts, d);
    if (!sh)
       return;
@@ -884,6 +939,146 @@ std::vector<std::filesystem::path> files_with(const std::filesystem::path &dir,
          files.push_back(e.path());
    std::sort(files.begin(), files.end());
    return files;
+}
+
+/* if (x > 0) { THEN } else { ELSE }; export R2 (R2 starts as 0 in x, y) */
+Program if_then_else(std::vector<AluGroup> then_gs, std::vector<AluGroup> else_gs)
+{
+   CfInstr then_cf = alu_clause(then_gs);
+   return program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero()),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 4),
+      then_cf,
+      cf_op(CfOp::ELSE, 6, 1),
+      alu_clause(else_gs, CfOp::ALU_POP_AFTER),
+      export_done(2),
+   });
+}
+
+TEST(SbIfConversion, RegisterCopiesFeedTheSelectDirectly)
+{
+   /* r.x = x > 0 ? y : z: the selects read R1.y and R1.z, not the copies
+    * (which dce removes later), so no value is live twice. */
+   Converted c = convert(if_then_else({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 1))})},
+                                      {group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 2))})}),
+                         kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+   EXPECT_EQ(c.after,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = 0\n"
+             "    y: MOV R2.y.1 = 0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: SETGT T9.1 = R1.x.0, 0\n"
+             "  group\n"
+             "    x: MOV R2.x.2 = R1.y.0\n"
+             "  group\n"
+             "    x: MOV R2.x.3 = R1.z.0\n"
+             "  group\n"
+             "    x: CNDE_INT R2.x.4 = T9.1, R1.z.0, R1.y.0\n"
+             "cf 6 EXPORT_DONE R2.x.4, R2.y.1, R2.z.0, R2.w.0\n");
+}
+
+TEST(SbIfConversion, SameValueOnBothSidesNeedsNoSelect)
+{
+   /* Both sides set r.x = 1.0 (the then side also computes r.y): r.x is a
+    * MOV of 1.0, only r.y needs a select. */
+   Converted c = convert(
+      if_then_else({group({alu(AluOp::MOV, kSlotX, dst(2, 0), one()),
+                           alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(1, 1), one())})},
+                   {group({alu(AluOp::MOV, kSlotX, dst(2, 0), one())})}),
+      kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+   EXPECT_EQ(c.after,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = 0\n"
+             "    y: MOV R2.y.1 = 0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: SETGT T8.1 = R1.x.0, 0\n"
+             "  group\n"
+             "    x: MOV R2.x.2 = 1.0\n"
+             "    y: ADD R2.y.2 = R1.y.0, 1.0\n"
+             "  group\n"
+             "    x: MOV R2.x.3 = 1.0\n"
+             "  group\n"
+             "    x: MOV R2.x.4 = 1.0\n"
+             "  group\n"
+             "    y: CNDE_INT R2.y.3 = T8.1, R2.y.1, R2.y.2\n"
+             "cf 6 EXPORT_DONE R2.x.4, R2.y.3, R2.z.0, R2.w.0\n");
+}
+
+TEST(SbIfConversion, ConstantTableFeedsTheSelects)
+{
+   /* A THEN side loading four constants (a lookup table lowered to ifs):
+    * the selects read the constants, so the copies need no registers.
+    * With three, the selects read the copies (constants pack worse). */
+   auto table = [](unsigned n) {
+      std::vector<AluInstr> movs;
+      std::vector<uint32_t> lits;
+      for (unsigned i = 0; i < n; i++) {
+         movs.push_back(alu(AluOp::MOV, uint8_t(kSlotX + i), dst(2, i), src_literal(i)));
+         lits.push_back(0x3e800000 + (i << 22));
+      }
+      return std::vector<AluGroup>{group(movs, lits)};
+   };
+   std::vector<AluGroup> computed = {group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), one()),
+                                            alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(1, 1), one()),
+                                            alu(AluOp::ADD, kSlotZ, dst(2, 2), src_gpr(1, 2), one()),
+                                            alu(AluOp::ADD, kSlotW, dst(2, 3), src_gpr(1, 3), one())})};
+   Converted c = convert(if_then_else(table(4), computed), kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+   EXPECT_NE(c.after.find("    x: CNDE_INT R2.x.4 = T10.1, R2.x.3, 0x3e800000\n"
+                          "  group\n"
+                          "    y: CNDE_INT R2.y.4 = T10.1, R2.y.3, 0x3ec00000\n"
+                          "  group\n"
+                          "    z: CNDE_INT R2.z.3 = T10.1, R2.z.2, 0x3f000000\n"
+                          "  group\n"
+                          "    w: CNDE_INT R2.w.3 = T10.1, R2.w.2, 0x3f400000\n"),
+             std::string::npos)
+      << c.after;
+   c = convert(if_then_else(table(3), computed), kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+   EXPECT_NE(c.after.find("    x: CNDE_INT R2.x.4 = T10.1, R2.x.3, R2.x.2\n"), std::string::npos)
+      << c.after;
+   EXPECT_NE(c.after.find("    w: CNDE_INT R2.w.2 = T10.1, R2.w.1, R2.w.0\n"), std::string::npos)
+      << c.after;
+}
+
+/* An if with 30 MADs on each side, in TGSI: converted once, and the
+ * pipeline's result agrees with the plain code in the emulator. */
+TEST(SbIfConversion, ThirtyInstructionSidesRunLikeThePlainCode)
+{
+   std::string text = "FRAG\n"
+                      "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                      "DCL OUT[0], COLOR\n"
+                      "DCL TEMP[0..1]\n"
+                      "IMM[0] FLT32 {    0.5000,     0.2500,     0.0000,    -0.7500}\n"
+                      "  0: MOV TEMP[0], IN[0]\n"
+                      "  1: FSLT TEMP[1].x, IN[0].xxxx, IMM[0].zzzz\n"
+                      "  2: UIF TEMP[1].xxxx :33\n";
+   unsigned n = 3;
+   for (unsigned i = 0; i < 30; i++)
+      text += "  " + std::to_string(n++) + ":   MAD TEMP[0], TEMP[0], IMM[0].xxxx, IMM[0].yyyy\n";
+   text += "  " + std::to_string(n++) + ": ELSE :64\n";
+   for (unsigned i = 0; i < 30; i++)
+      text += "  " + std::to_string(n++) + ":   MAD TEMP[0], TEMP[0], IMM[0].xxxx, IMM[0].wwww\n";
+   text += "  " + std::to_string(n++) + ": ENDIF\n";
+   text += "  " + std::to_string(n++) + ": MOV OUT[0], TEMP[0]\n";
+   text += "  " + std::to_string(n++) + ": END\n";
+   for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
+      WholeStats st;
+      compile_and_convert(text, "mad30", chip, st);
+      EXPECT_EQ(st.failures, "");
+      EXPECT_EQ(st.ifs, 1u);
+      EXPECT_EQ(st.converted, 1u);
+      EXPECT_EQ(st.compared, 1u);
+      EXPECT_EQ(st.cf[1] + 3, st.cf[0]) << summary(st); /* JUMP, ELSE, POP/ALU_POP_AFTER */
+   }
 }
 
 TEST(SbIfConversionWhole, ShaderTestStages)

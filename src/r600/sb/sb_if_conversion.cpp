@@ -13,7 +13,8 @@
  * PRED_SETcc becomes SETcc into a new temporary (same group, same operands),
  * the groups of both sides move to the end of the clause that held it, and
  * each phi becomes CNDE_INT(cond, else_value, then_value) defining the phi's
- * own value, so nothing after the region needs renaming.
+ * own value, so nothing after the region needs renaming (a MOV when both
+ * sides give the same value: no select needed).
  *
  * CNDE_INT rather than CNDE even for a float condition: the float SETcc
  * result is exactly 1.0 or +0.0, whose integer zero test is the same as the
@@ -31,10 +32,20 @@
  * PRED_SET keeps its Cf node (and its ALU_PUSH_BEFORE op): bc_finalize
  * rebuilds the CF instructions from the tree's shape, not from that op.
  *
- * Threshold: at most 12 ALU instructions per side (kMaxAluPerSide), and
- * the straight-line groups (both sides + the selects, 4 per group) must not
- * exceed the branch estimate: the longer side plus kCfCost groups for each
- * JUMP, POP, ELSE and clause switch it needs.
+ * Threshold, as classic sb reasons: removing the branch saves the JUMP,
+ * ELSE and POP CF instructions (or folds them into ALU_POP_AFTER) and a
+ * CF instruction costs about as much as 40 ALU groups, so ~120 groups or
+ * ~360 instructions at three per group; speculation adds at worst the
+ * side not taken.  So an if converts when both sides together, inner
+ * converted ifs included, hold at most kMaxRealAlu (400) instructions
+ * other than plain copies (which coalescing mostly removes).  No cost
+ * model below that: a per-side limit of 12 kept most ifs of real shaders
+ * (the dolphin ubershaders' switch chains) as branches.
+ *
+ * Register pressure: both sides' results live until the selects.  Copies
+ * feeding a phi are read by the select directly where that does not hurt
+ * packing (see try_convert); the conditions of nested converted ifs stay
+ * live until their selects after the inner ones, one channel per level.
  */
 #include <algorithm>
 #include <map>
@@ -46,12 +57,10 @@ namespace sbcc::r600::sb::region {
 
 namespace {
 
-/* Instructions per side beyond which speculation is not tried at all (the
- * same order as classic sb's limit); below it the cost model decides. */
-constexpr unsigned kMaxAluPerSide = 12;
-/* Cost of one CF instruction or clause switch, counted in ALU groups: a CF
- * fetch plus the clause start latency is at least a couple of groups. */
-constexpr unsigned kCfCost = 2;
+/* Instructions (plain copies not counted) over both sides of a convertible if. */
+constexpr unsigned kMaxRealAlu = 400;
+/* THEN-side constant copies feeding phis from which selects read constants. */
+constexpr unsigned kMinConstCopies = 4;
 
 using ValueKey = std::pair<int, unsigned>;
 
@@ -128,8 +137,37 @@ bool movable_src(const Value &v)
    return false;
 }
 
+/* Two operands that read the same bits (no modifiers involved). */
+bool same_value(const Value &a, const Value &b)
+{
+   if (a.kind != b.kind || a.neg || a.abs || b.neg || b.abs)
+      return false;
+   switch (a.kind) {
+   case ValueKind::Var: return a.var == b.var && a.version == b.version;
+   case ValueKind::Inline:
+   case ValueKind::Literal: return a.literal == b.literal;
+   case ValueKind::KCache:
+      return a.resolved && b.resolved && a.bank == b.bank && a.index == b.index &&
+             a.chan == b.chan;
+   default: return false;
+   }
+}
+
+/* A MOV that passes its operand through unchanged. */
+bool is_plain_copy(const Node *a)
+{
+   if (a->kind != NodeKind::Alu || !a->alu || a->alu->op != AluOp::MOV)
+      return false;
+   const AluInstr &in = *a->alu;
+   if (in.dst.clamp || in.dst.omod || in.pred_sel || a->src.size() != 1 || a->dst.size() != 1)
+      return false;
+   const Value &s = a->src[0];
+   return !s.neg && !s.abs && movable_src(s) && s.kind != ValueKind::None;
+}
+
 struct SideCost {
    unsigned alu = 0;
+   unsigned copies = 0; /* plain MOVs: coalescing usually removes them */
    unsigned groups = 0;
    unsigned clauses = 0;
 };
@@ -225,6 +263,8 @@ struct Converter {
                   if (!movable_dst(d))
                      return no("side writes AR, predicate, exec mask, an array or relatively");
                cost.alu++;
+               if (is_plain_copy(a))
+                  cost.copies++;
             }
          }
       }
@@ -318,17 +358,50 @@ struct Converter {
       if (!side_ok(dep_then->children, 0, then_cost) ||
           !side_ok(dep_else->children, 1, else_cost))
          return false; /* side_ok said why */
-      if (then_cost.alu > kMaxAluPerSide || else_cost.alu > kMaxAluPerSide)
-         return no("over 12 ALU instructions on a side");
-      /* Straight-line: both sides plus the selects (4 per group).  Branch:
-       * the longer side plus JUMP, POP, ELSE when there is else code, and
-       * a clause switch per side clause. */
-      unsigned nphi = unsigned(r->phi.size());
-      unsigned straight = then_cost.groups + else_cost.groups + (nphi + 3) / 4;
-      unsigned cfs = 2 + (else_cost.clauses ? 1 : 0) + then_cost.clauses + else_cost.clauses;
-      unsigned branch = std::max(then_cost.groups, else_cost.groups) + kCfCost * cfs;
-      if (straight > branch)
-         return no("costlier than the branch");
+      if (then_cost.alu + else_cost.alu - then_cost.copies - else_cost.copies > kMaxRealAlu)
+         return no("over 400 ALU instructions");
+
+      /* Phi sources that are plain copies made on a side are read by the
+       * select directly when that costs no packing: always for a copy of a
+       * register; for a constant when the other side's source is a
+       * constant too (one select instead of two copies and a select), or
+       * when the THEN side loads kMinConstCopies or more constants for
+       * the selects (a table lookup lowered to a chain of ifs: each
+       * level's constants would stay live through all of its ELSE side,
+       * inner levels included).  Elsewhere selects reading constants pack
+       * worse than the copies did (at most four literals and two constant
+       * pairs per group).  dce drops the copies no longer read. */
+      std::map<ValueKey, const Node *> copy_def;
+      auto note_copies = [&](const std::vector<Node *> &nodes, size_t first) {
+         for (size_t i = first; i < nodes.size(); i++)
+            for (const Node *g : nodes[i]->children)
+               for (const Node *a : g->children)
+                  if (is_plain_copy(a) && a->dst[0].kind == ValueKind::Var)
+                     copy_def[{a->dst[0].var, a->dst[0].version}] = a;
+      };
+      note_copies(dep_then->children, 0);
+      note_copies(dep_else->children, 1);
+      auto through_copy = [&](const Value &v) -> Value {
+         if (v.kind != ValueKind::Var)
+            return v;
+         auto it = copy_def.find({v.var, v.version});
+         return it == copy_def.end() ? v : it->second->src[0];
+      };
+      unsigned const_copies = 0;
+      for (const Node *phi : r->phi)
+         const_copies += phi->src[0].kind == ValueKind::Var &&
+                         through_copy(phi->src[0]).kind != ValueKind::Var;
+      const bool constants = const_copies >= kMinConstCopies;
+      std::vector<std::pair<Value, Value>> sel_src; /* then, else */
+      for (const Node *phi : r->phi) {
+         Value then_v = through_copy(phi->src[0]);
+         Value else_v = through_copy(phi->src[1]);
+         if (!constants && then_v.kind != ValueKind::Var && else_v.kind == ValueKind::Var)
+            then_v = phi->src[0];
+         if (!constants && else_v.kind != ValueKind::Var && then_v.kind == ValueKind::Var)
+            else_v = phi->src[1];
+         sel_src.emplace_back(std::move(then_v), std::move(else_v));
+      }
 
       Node *cfn = parent->children[pos - 1];
       if (cfn->kind != NodeKind::Cf)
@@ -367,17 +440,25 @@ struct Converter {
       move_groups(dep_then->children, 0);
       move_groups(dep_else->children, 1);
 
-      /* One select per group: bc_finalize and the post_scheduler pack them. */
-      for (Node *phi : r->phi) {
-         const Value &d = phi->dst[0];
-         AluInstr *sel = sh.new_alu(AluOp::CNDE_INT);
+      /* One select per group: bc_finalize and the post_scheduler pack them.
+       * A phi whose sides agree needs no select, only a copy (which
+       * coalescing usually removes). */
+      for (size_t k = 0; k < r->phi.size(); k++) {
+         const Value &d = r->phi[k]->dst[0];
+         const Value &then_v = sel_src[k].first;
+         const Value &else_v = sel_src[k].second;
+         const bool same = same_value(then_v, else_v);
+         AluInstr *sel = sh.new_alu(same ? AluOp::MOV : AluOp::CNDE_INT);
          sel->dst.write = true;
          sel->dst.chan = uint8_t(sh.vars[d.var].chan & 3);
          sel->slot = sel->dst.chan;
          Node *a = sh.create(NodeKind::Alu);
          a->alu = sel;
          a->cf_index = cfn->cf_index;
-         a->src = {bool_val, phi->src[1], phi->src[0]};
+         if (same)
+            a->src = {then_v};
+         else
+            a->src = {bool_val, else_v, then_v};
          a->dst = {d};
          Node *g = sh.create(NodeKind::AluGroup);
          g->children.push_back(a);
