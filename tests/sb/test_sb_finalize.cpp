@@ -21,6 +21,7 @@
 #include "r600/r600_disasm.h"
 #include "r600/r600_target.h"
 #include "r600/sb/sb_region_passes.h"
+#include "r600/sb/sb.h"
 #include "r600/sb/sb_ra.h"
 #include "runner/shader_run.h"
 #include "runner/shader_test.h"
@@ -625,6 +626,108 @@ TEST(SbFinalize, FetchClausesJoinWhenIndependent)
    EXPECT_EQ(t.dst_gpr, 6);
    EXPECT_EQ(t.dst_sel, (std::array<uint8_t, 4>{kSelMask, kSelMask, kSelY, kSelX}));
    EXPECT_EQ(listing(o), "0 TEX fetches=1\n1 EXPORT_DONE R6.wz01 EOP\n");
+}
+
+/* The whole sb (SSA stage + clause-local stage) on a hand-built program,
+ * checked against its source in the emulator. */
+Program sb_whole(const Program &p, const ShaderInfo &info, const std::vector<Vec4> &in)
+{
+   DebugOptions o;
+   o.sb = true;
+   sb::SbStats st;
+   Diagnostics d;
+   auto out = sb::sb_optimize(p, info, o, &st, d);
+   EXPECT_TRUE(out.has_value()) << st.log;
+   EXPECT_TRUE(st.ssa) << st.ssa_failed_pass;
+   if (!out)
+      return p;
+   EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
+   return *out;
+}
+
+unsigned alu_instrs(const Program &p)
+{
+   unsigned n = 0;
+   for (const CfInstr &c : p.cf)
+      for (const AluGroup &g : c.groups)
+         n += unsigned(g.instrs.size());
+   return n;
+}
+
+TEST(SbFinalize, ExportOfUnwrittenChannelsIsMasked)
+{
+   /* Only R2.x is written: y, z, w are R2's entry values, which nothing
+    * loads, so they need neither a register nor a copy. */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1))})}),
+      export_done(2),
+   });
+   Program out = sb_whole(p, vs_info(kEg), lanes());
+   EXPECT_EQ(listing(out), "0 ALU groups=1\n1 EXPORT_DONE R0.x___ EOP\n");
+   EXPECT_EQ(sb::program_gprs(out), 2u); /* R0 and the input R1 */
+}
+
+TEST(SbFinalize, ExportOfAnInputsChannelsReadsTheInput)
+{
+   /* R2.xy = R1.yz: the export reads R1 with swizzle yz, no MOV is left
+    * (the humus-celshading vertex shader's PARAM 1). */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 2))})}),
+      export_done(2),
+   });
+   Program out = sb_whole(p, vs_info(kEg), lanes());
+   EXPECT_EQ(listing(out), "0 EXPORT_DONE R1.yz__ EOP\n");
+   EXPECT_EQ(alu_instrs(out), 0u);
+}
+
+TEST(SbFinalize, ExportOfZeroAndOneUsesConstantSelects)
+{
+   /* 0.0 and 1.0 (inline or literal) become SEL_0 / SEL_1: their MOVs go. */
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), zero()),
+                         alu(AluOp::MOV, kSlotZ, dst(2, 2), one()),
+                         alu(AluOp::MOV, kSlotW, dst(2, 3), src_literal(0))},
+                        {0x3f800000})}),
+      export_done(2),
+   });
+   Program out = sb_whole(p, vs_info(kEg), lanes());
+   EXPECT_EQ(listing(out), "0 ALU groups=1\n1 EXPORT_DONE R0.x011 EOP\n");
+   EXPECT_EQ(alu_instrs(out), 1u);
+   for (const Vec4 &v : outputs_of(out, vs_info(kEg), lanes()))
+      EXPECT_EQ((std::array<uint32_t, 3>{v[1], v[2], v[3]}),
+                (std::array<uint32_t, 3>{0u, 0x3f800000u, 0x3f800000u}));
+}
+
+TEST(SbFinalize, TexCoordinatesUnwrittenOrConstantNeedNoCopy)
+{
+   /* R3 = (R1.x, R1.y, unwritten, 1.0); R4 = tex(R3); export R4.  The TEX
+    * reads R1 directly with src_sel x y 0 1; its four results still land on
+    * four distinct channels of one GPR. */
+   CfInstr tex;
+   tex.op = CfOp::TEX;
+   TexInstr t;
+   t.src_gpr = 3;
+   t.dst_gpr = 4;
+   tex.fetches.push_back(t);
+   Program p = program(kEg, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(3, 0), src_gpr(1, 0)),
+                         alu(AluOp::MOV, kSlotY, dst(3, 1), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotW, dst(3, 3), one())})}),
+      tex,
+      export_done(4),
+   });
+   Program out = sb_whole(p, vs_info(kEg), lanes());
+   ASSERT_EQ(out.cf.size(), 2u) << listing(out);
+   ASSERT_EQ(out.cf[0].fetches.size(), 1u);
+   const TexInstr &o = std::get<TexInstr>(out.cf[0].fetches[0]);
+   EXPECT_EQ(o.src_gpr, 1);
+   EXPECT_EQ(o.src_sel, (std::array<uint8_t, 4>{kSelX, kSelY, kSel0, kSel1}));
+   std::array<uint8_t, 4> d = o.dst_sel;
+   std::sort(d.begin(), d.end());
+   EXPECT_EQ(d, (std::array<uint8_t, 4>{kSelX, kSelY, kSelZ, kSelW}));
+   EXPECT_EQ(alu_instrs(out), 0u);
 }
 
 TEST(SbFinalize, BadTreesAndAllocationsAreRefused)

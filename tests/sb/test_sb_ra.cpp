@@ -105,7 +105,8 @@ struct RaRun {
    std::string diag;
 };
 
-RaRun allocate(const Program &p, const RegionParseOptions &o = {})
+RaRun allocate(const Program &p, const RegionParseOptions &o = {},
+               const ShaderInfo *info = nullptr)
 {
    RaRun r;
    r.sh = ssa(p, o);
@@ -113,7 +114,7 @@ RaRun allocate(const Program &p, const RegionParseOptions &o = {})
       return r;
    Diagnostics d;
    EXPECT_TRUE(dce_cleanup(*r.sh, d));
-   bool ok = ra_split(*r.sh, r.ctx, d);
+   bool ok = ra_split(*r.sh, r.ctx, d, info);
    r.split_dump = region_dump(*r.sh);
    ok = ok && ra_coalesce(*r.sh, r.ctx, d) && ra_init(*r.sh, r.ctx, r.alloc, d) &&
         ra_checker(*r.sh, r.alloc, d);
@@ -718,6 +719,43 @@ TEST(SbRa, UnreadFetchResultsAndLiveCopies)
              "T14.1: R0.z\n"
              "T15.1: R0.w\n");
    EXPECT_EQ(r.alloc.num_gprs, 3u);
+}
+
+TEST(SbRa, UnwrittenAndConstantExportOperandsTakeNoRegister)
+{
+   /* R2.x = R1.x + R1.y; R2.y = 0.0; export R2.  With the shader's inputs
+    * known (R1 only), R2.z and R2.w are unwritten: no register, no copy;
+    * R2.y becomes SEL_0 and its MOV goes.  Without the info every entry
+    * value is an input and keeps R2. */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), zero())})}),
+      export_done(2),
+   });
+   ShaderInfo info = vs_info(ChipClass::Evergreen);
+   RaRun r = allocate(p, {}, &info);
+   ASSERT_TRUE(r.ok) << r.diag;
+   EXPECT_EQ(r.ctx.undef_operands, 2u);
+   EXPECT_EQ(r.ctx.const_operands, 1u);
+   EXPECT_EQ(assignment(*r.sh, r.alloc),
+             "R1.x.0: R1.x\n"
+             "R1.y.0: R1.y\n"
+             "R2.x.1: R0.x\n"
+             "T6.1: R0.x\n");
+   EXPECT_EQ(r.alloc.num_gprs, 2u);
+   /* The export keeps one register operand; the rest are selects. */
+   const Node *exp = r.sh->root->children.back();
+   ASSERT_EQ(exp->src.size(), 4u);
+   EXPECT_EQ(exp->src[1].kind, ValueKind::Literal);
+   EXPECT_EQ(exp->src[1].literal, 0u);
+   EXPECT_EQ(exp->src[2].kind, ValueKind::None);
+   EXPECT_EQ(exp->src[3].kind, ValueKind::None);
+
+   RaRun all = allocate(p);
+   ASSERT_TRUE(all.ok) << all.diag;
+   EXPECT_EQ(all.ctx.undef_operands, 0u);
+   EXPECT_EQ(all.ctx.const_operands, 1u);
+   EXPECT_EQ(all.alloc.num_gprs, 3u);
 }
 
 TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
