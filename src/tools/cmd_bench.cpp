@@ -211,6 +211,12 @@ bool load_sb_inputs(const std::string &path, r600::ChipClass chip, std::vector<S
  * plus the whole call under kWhole. */
 using PassTimes = std::map<std::string, double>;
 constexpr const char *kWhole = "sb_optimize (whole)";
+/* What a driver pays without the validator (a debugging safety net that
+ * assembles and checks the result once more), and the part of the whole
+ * call spent outside the timed passes (stage set-up, the before/after
+ * statistics sb_optimize always computes, including two more assemblies). */
+constexpr const char *kNoValidate = "whole - validate";
+constexpr const char *kOutside = "outside passes";
 
 double median_of(std::vector<double> v)
 {
@@ -260,6 +266,14 @@ SbTiming time_sb(const SbInput &in, unsigned runs)
          one[name] += pt.seconds;
       }
       one[kWhole] = whole;
+      double passes = 0, validate = 0;
+      for (const auto &pt : st.times) {
+         passes += pt.seconds;
+         if (pt.pass == "validate")
+            validate += pt.seconds;
+      }
+      one[kNoValidate] = whole - validate;
+      one[kOutside] = std::max(0.0, whole - passes);
       for (const auto &[name, sec] : one)
          samples[name].push_back(sec);
       t.failed_pass = st.failed_pass;
@@ -277,6 +291,8 @@ std::vector<std::string> merged_order(const std::vector<SbTiming> &ts)
       for (const auto &n : t.order)
          if (std::find(order.begin(), order.end(), n) == order.end())
             order.push_back(n);
+   order.push_back(kOutside);
+   order.push_back(kNoValidate);
    order.push_back(kWhole);
    return order;
 }
@@ -308,6 +324,15 @@ int run_sb_bench(const std::vector<SbInput> &inputs, unsigned runs, const std::s
             v.push_back(it->second * 1e3);
       printf("%-22s %8zu %12.4f %12.4f\n", name.c_str(), v.size(), median_of(v), p99_of(v));
    }
+   /* The slowest shader by its whole call, to reproduce with sbstat. */
+   size_t worst = 0;
+   for (size_t i = 1; i < ts.size(); i++)
+      if (ts[i].median.at(kWhole) > ts[worst].median.at(kWhole))
+         worst = i;
+   if (!ts.empty())
+      printf("worst shader: %.4f ms (whole), %.4f ms without validate: %s\n",
+             ts[worst].median.at(kWhole) * 1e3, ts[worst].median.at(kNoValidate) * 1e3,
+             inputs[worst].name.c_str());
    std::string f = failure_summary(ts);
    printf("sb kept the source on %zu shaders%s%s\n",
           size_t(std::count_if(ts.begin(), ts.end(),

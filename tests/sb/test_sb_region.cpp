@@ -8,6 +8,7 @@
 #include <random>
 
 #include "r600/r600_disasm.h"
+#include "r600/sb/sb_ra.h"
 #include "r600/sb/sb_region_ir.h"
 #include "sb/sb_test_util.h"
 
@@ -234,6 +235,56 @@ TEST(SbRegion, PredicatedWriteBecomesPsi)
              "  group\n"
              "    x: ADD R2.y.1 = R2.x.1, 1.0\n"
              "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R2.z.0, R2.w.0\n");
+}
+
+/* Every instruction and phi of the tree, in tree order. */
+void collect_marked(const Node *n, std::vector<const Node *> &out)
+{
+   if (n->kind == NodeKind::Alu || n->kind == NodeKind::Fetch || n->kind == NodeKind::Psi)
+      out.push_back(n);
+   for (const Node *c : n->children)
+      collect_marked(c, out);
+   for (const Node *p : n->phi)
+      out.push_back(p);
+   for (const Node *p : n->loop_phi)
+      out.push_back(p);
+}
+
+/* mark_live_nodes (dce's marking through Node::scratch) keeps exactly what
+ * live_instructions (the set RA's tests use) keeps, and the values both
+ * report used agree: here R3.x is never read, so its MOV, the MUL in the
+ * if and the phi merging them are dead; what reaches the export lives. */
+TEST(SbRegion, LiveMarksAgreeWithLiveInstructions)
+{
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(1, 0), one()),
+                         alu(AluOp::MOV, kSlotY, dst(3, 0), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 5, 1),
+      alu_clause({group({alu(AluOp::MUL, kSlotX, dst(3, 0), src_gpr(1, 0), src_gpr(1, 0)),
+                         alu(AluOp::ADD, kSlotY, dst(1, 1), src_gpr(1, 1), one())})}),
+      cf_op(CfOp::POP, 5, 1),
+      export_done(1),
+   });
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   sh->number_values();
+   std::vector<bool> used_set, used_marks;
+   std::set<const Node *> live = live_instructions(*sh, used_set);
+   mark_live_nodes(*sh, used_marks);
+   EXPECT_EQ(used_set, used_marks);
+   std::vector<const Node *> nodes;
+   collect_marked(sh->root, nodes);
+   std::string dead;
+   for (const Node *n : nodes) {
+      EXPECT_EQ(n->scratch != 0, live.count(n) != 0);
+      if (!n->scratch)
+         dead += (n->alu ? std::string(alu_op_name(n->alu->op)) : std::string("phi")) + " ";
+   }
+   EXPECT_EQ(dead, "MOV MUL phi ");
 }
 
 TEST(SbRegion, RefusesWithDiagnostics)

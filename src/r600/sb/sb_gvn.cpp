@@ -14,8 +14,8 @@
  * hardware's exact float behaviour, denormals and non-IEEE multiplies).
  */
 #include <algorithm>
-#include <map>
-#include <string>
+#include <tuple>
+#include <unordered_map>
 
 #include "r600/sb/sb_passes.h"
 
@@ -23,13 +23,55 @@ namespace sbcc::r600::sb {
 
 namespace {
 
-std::string operand_key(const Operand &o)
+/* What numbering compares of an operand: its value (kind, selector,
+ * channel, literal bits) and modifiers.  Fixed-size keys rather than
+ * formatted strings: no allocation per instruction. */
+struct OperandKey {
+   uint8_t kind = 0;
+   uint8_t chan = 0;
+   bool neg = false, abs = false;
+   uint16_t sel = 0;
+   uint32_t bits = 0;
+
+   auto tie() const { return std::tie(kind, sel, chan, bits, neg, abs); }
+   bool operator==(const OperandKey &o) const { return tie() == o.tie(); }
+   bool operator<(const OperandKey &o) const { return tie() < o.tie(); }
+};
+
+OperandKey operand_key(const Operand &o)
 {
    const Value &v = o.value;
-   return std::to_string(int(v.kind)) + ":" + std::to_string(v.sel) + "." +
-          std::to_string(v.chan) + ":" + std::to_string(v.bits) + (o.neg ? "n" : "") +
-          (o.abs ? "a" : "");
+   return OperandKey{uint8_t(v.kind), v.chan, o.neg, o.abs, v.sel, v.bits};
 }
+
+struct NodeKey {
+   uint32_t op = 0;
+   bool clamp = false;
+   uint8_t omod = 0;
+   uint8_t num_src = 0;
+   OperandKey ops[3];
+
+   bool operator==(const NodeKey &o) const
+   {
+      return op == o.op && clamp == o.clamp && omod == o.omod && num_src == o.num_src &&
+             ops[0] == o.ops[0] && ops[1] == o.ops[1] && ops[2] == o.ops[2];
+   }
+};
+
+struct NodeKeyHash {
+   size_t operator()(const NodeKey &k) const
+   {
+      uint64_t h = uint64_t(k.op) << 16 ^ uint64_t(k.clamp) << 8 ^ uint64_t(k.omod) << 4 ^
+                   k.num_src;
+      for (const OperandKey &o : k.ops) {
+         uint64_t x = uint64_t(o.kind) | uint64_t(o.chan) << 8 | uint64_t(o.neg) << 10 |
+                      uint64_t(o.abs) << 11 | uint64_t(o.sel) << 12 | uint64_t(o.bits) << 28;
+         h = (h ^ x) * 0x9e3779b97f4a7c15ull;
+         h ^= h >> 29;
+      }
+      return size_t(h);
+   }
+};
 
 bool numberable(const AluNode &n)
 {
@@ -43,18 +85,18 @@ bool numberable(const AluNode &n)
    return true;
 }
 
-std::string node_key(const AluNode &n)
+NodeKey node_key(const AluNode &n)
 {
    const AluOpInfo &info = alu_op_info(n.bc.op);
-   std::vector<std::string> ops;
-   for (unsigned s = 0; s < info.num_src; s++)
-      ops.push_back(operand_key(n.src[s]));
-   if ((info.flags & AF_COMM) && ops.size() >= 2 && ops[1] < ops[0])
-      std::swap(ops[0], ops[1]);
-   std::string k = std::to_string(int(n.bc.op)) + (n.bc.dst.clamp ? "c" : "") +
-                   std::to_string(n.bc.dst.omod);
-   for (const std::string &o : ops)
-      k += "|" + o;
+   NodeKey k;
+   k.op = uint32_t(n.bc.op);
+   k.clamp = n.bc.dst.clamp;
+   k.omod = uint8_t(n.bc.dst.omod);
+   k.num_src = uint8_t(std::min<unsigned>(info.num_src, 3u));
+   for (unsigned s = 0; s < k.num_src; s++)
+      k.ops[s] = operand_key(n.src[s]);
+   if ((info.flags & AF_COMM) && k.num_src >= 2 && k.ops[1] < k.ops[0])
+      std::swap(k.ops[0], k.ops[1]);
    return k;
 }
 
@@ -68,7 +110,7 @@ struct Entry {
 
 void number_clause(AluClause &cl)
 {
-   std::map<std::string, Entry> table;
+   std::unordered_map<NodeKey, Entry, NodeKeyHash> table;
    for (GroupNode &g : cl.groups) {
       if (!g.fixed) {
          for (uint32_t id : g.nodes) {

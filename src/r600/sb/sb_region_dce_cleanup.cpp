@@ -1,20 +1,22 @@
 /*
  * dce_cleanup over the region tree: everything the marking of
- * live_instructions (sb_region_liveness.cpp) did not reach goes, phis and
+ * mark_live_nodes (sb_region_liveness.cpp) did not reach goes, phis and
  * loop_phis included.  Marking from effects is already the fixpoint: a
  * chain of dead instructions, or a loop_phi cycle feeding only itself,
  * is never reached.  Groups left empty go; synthetic clauses left empty go;
  * bytecode CF nodes stay (their op may matter to the control flow).
  */
-#include "r600/sb/sb_ra.h"
+#include "r600/sb/sb_region_passes.h"
 
 namespace sbcc::r600::sb::region {
 
 namespace {
 
+/* Runs right after mark_live_nodes: Node::scratch is the live mark. */
 struct Sweeper {
-   const std::set<const Node *> &live;
    unsigned removed = 0;
+
+   static bool live(const Node *n) { return n->scratch != 0; }
 
    bool is_instr(const Node *n) const
    {
@@ -26,7 +28,7 @@ struct Sweeper {
    {
       std::vector<Node *> keep;
       for (Node *c : n->children) {
-         if (is_instr(c) && !live.count(c)) {
+         if (is_instr(c) && !live(c)) {
             removed++;
             continue;
          }
@@ -43,7 +45,7 @@ struct Sweeper {
             std::vector<Node *> k;
             for (Node *p : *list) {
                /* A phi lives when its result is read: the marker reached it. */
-               if (live.count(p))
+               if (live(p))
                   k.push_back(p);
                else
                   removed++;
@@ -62,8 +64,8 @@ bool dce_cleanup(RegionShader &sh, Diagnostics &diags)
    if (!sh.root)
       return true;
    std::vector<bool> used;
-   std::set<const Node *> live = live_instructions(sh, used);
-   Sweeper s{live};
+   mark_live_nodes(sh, used);
+   Sweeper s;
    s.sweep(sh.root);
    return true;
 }

@@ -21,9 +21,9 @@
  */
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -104,7 +104,7 @@ bool same_operand(const Value &a, const Value &b)
 /* Ops whose result is a pure function of their operands in one slot: the
  * emulator evaluates them alone, and they have no effect besides the
  * result.  Reductions and Cayman's replicated ops span several slots. */
-bool pure_op(ChipClass chip, AluOp op)
+bool probe_pure_op(ChipClass chip, AluOp op)
 {
    const uint32_t flags = alu_op_info(op).flags;
    if (flags & (AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_F64 | AF_INTERP |
@@ -124,6 +124,19 @@ bool pure_op(ChipClass chip, AluOp op)
    }
    emu::SlotResult r;
    return emu::alu_eval(chip, op, 0, 0, 0, r);
+}
+
+/* Asked for every instruction: probed once per chip and op. */
+bool pure_op(ChipClass chip, AluOp op)
+{
+   static const std::vector<bool> table = [] {
+      std::vector<bool> t(kNumChipClasses * kNumAluOps);
+      for (unsigned c = 0; c < kNumChipClasses; c++)
+         for (unsigned o = 0; o < kNumAluOps; o++)
+            t[c * kNumAluOps + o] = probe_pure_op(ChipClass(c), AluOp(o));
+      return t;
+   }();
+   return table[chip_index(chip) * kNumAluOps + unsigned(op)];
 }
 
 /* Commutative for value numbering and rule matching: flagged so in the ISA
@@ -165,7 +178,7 @@ bool commutative(ChipClass chip, AluOp op)
 /* The result does not depend on clamp/omod being applied as a float: the
  * rewrite to MOV (a float-destination op) would otherwise apply them where
  * the integer op ignored them. */
-bool int_result(AluOp op)
+bool probe_int_result(AluOp op)
 {
    const uint32_t flags = alu_op_info(op).flags;
    if (flags & (AF_INT_DST | AF_UINT_DST | AF_INT_CMP | AF_UINT_CMP))
@@ -173,6 +186,17 @@ bool int_result(AluOp op)
    const std::string_view name = alu_op_name(op);
    return name.find("INT") != std::string_view::npos || name.starts_with("BF") ||
           name.starts_with("BIT_") || name.starts_with("BYTE_") || name == "FLT32_TO_FLT16";
+}
+
+bool int_result(AluOp op)
+{
+   static const std::vector<bool> table = [] {
+      std::vector<bool> t(kNumAluOps);
+      for (unsigned o = 0; o < kNumAluOps; o++)
+         t[o] = probe_int_result(AluOp(o));
+      return t;
+   }();
+   return table[unsigned(op)];
 }
 
 /* ---- The algebraic rule table ---------------------------------------------
@@ -298,12 +322,56 @@ bool match_rule(const Rule &r, const std::vector<Value> &src, unsigned nsrc,
    return true;
 }
 
+/* What value numbering compares: the op, clamp/omod and the operands (a
+ * constant by its bits, kcache by address, an SSA value by name; the
+ * modifiers of the latter two), commutative operands in a canonical order.
+ * A fixed-size key instead of a formatted string: no allocation per
+ * instruction. */
+struct OperandKey {
+   char tag = 0; /* 'k' constant bits, 'c' kcache, 'v' SSA value */
+   bool neg = false, abs = false;
+   uint32_t a = 0, b = 0, c = 0;
+
+   auto tie() const { return std::tie(tag, neg, abs, a, b, c); }
+   bool operator==(const OperandKey &o) const { return tie() == o.tie(); }
+   bool operator<(const OperandKey &o) const { return tie() < o.tie(); }
+};
+
+struct ValueKey {
+   uint32_t op = 0;
+   bool clamp = false;
+   uint8_t omod = 0;
+   uint8_t num_src = 0;
+   OperandKey ops[3];
+
+   bool operator==(const ValueKey &o) const
+   {
+      return op == o.op && clamp == o.clamp && omod == o.omod && num_src == o.num_src &&
+             ops[0] == o.ops[0] && ops[1] == o.ops[1] && ops[2] == o.ops[2];
+   }
+};
+
+struct ValueKeyHash {
+   size_t operator()(const ValueKey &k) const
+   {
+      uint64_t h = (uint64_t(k.op) << 16) ^ (uint64_t(k.clamp) << 8) ^ (uint64_t(k.omod) << 4) ^
+                   k.num_src;
+      for (const OperandKey &o : k.ops) {
+         uint64_t x = uint64_t(uint8_t(o.tag)) | uint64_t(o.neg) << 8 | uint64_t(o.abs) << 9;
+         x ^= uint64_t(o.a) << 10 ^ uint64_t(o.b) << 29 ^ uint64_t(o.c) << 45;
+         h = (h ^ x) * 0x9e3779b97f4a7c15ull;
+         h ^= h >> 29;
+      }
+      return size_t(h);
+   }
+};
+
 struct Gvn {
    RegionShader &sh;
    /* By value_id: what uses of a MOV result read instead. */
    std::vector<std::optional<Value>> copy;
-   std::unordered_map<std::string, Value> table;
-   std::vector<std::string> scope_keys;
+   std::unordered_map<ValueKey, Value, ValueKeyHash> table;
+   std::vector<ValueKey> scope_keys;
    std::vector<size_t> scope_marks;
 
    bool extendable(const Value &v) const
@@ -577,37 +645,45 @@ struct Gvn {
       return false;
    }
 
-   static void key_operand(std::string &key, const Value &v)
+   static OperandKey key_operand(const Value &v)
    {
-      char buf[64];
+      OperandKey k;
       if (auto b = const_bits(v)) {
-         std::snprintf(buf, sizeof buf, "k%08x;", unsigned(*b));
+         k.tag = 'k';
+         k.a = *b;
       } else if (v.kind == ValueKind::KCache) {
-         std::snprintf(buf, sizeof buf, "c%u,%u,%u%c%c;", v.bank, v.index, v.chan,
-                       v.neg ? '-' : '+', v.abs ? '|' : ' ');
+         k.tag = 'c';
+         k.a = v.bank;
+         k.b = v.index;
+         k.c = v.chan;
+         k.neg = v.neg;
+         k.abs = v.abs;
       } else {
-         std::snprintf(buf, sizeof buf, "v%d.%u%c%c;", v.var, v.version, v.neg ? '-' : '+',
-                       v.abs ? '|' : ' ');
+         k.tag = 'v';
+         k.a = uint32_t(v.var);
+         k.b = v.version;
+         k.neg = v.neg;
+         k.abs = v.abs;
       }
-      key += buf;
+      return k;
    }
 
-   std::optional<std::string> value_key(const Node *a) const
+   std::optional<ValueKey> value_key(const Node *a) const
    {
       const AluInstr &in = *a->alu;
       for (const Value &v : a->src)
          if (v.kind == ValueKind::KCache && !v.resolved)
             return std::nullopt;
-      std::string key = std::to_string(unsigned(in.op)) + (in.dst.clamp ? "c" : "") + "o" +
-                        std::to_string(in.dst.omod) + ":";
-      std::string ops[3];
+      ValueKey key;
+      key.op = uint32_t(in.op);
+      key.clamp = in.dst.clamp;
+      key.omod = uint8_t(in.dst.omod);
       const unsigned n = unsigned(a->src.size());
-      for (unsigned i = 0; i < n && i < 3; i++)
-         key_operand(ops[i], a->src[i]);
-      if (n >= 2 && ops[1] < ops[0] && commutative(sh.chip, in.op))
-         std::swap(ops[0], ops[1]);
-      for (unsigned i = 0; i < n && i < 3; i++)
-         key += ops[i];
+      key.num_src = uint8_t(std::min(n, 3u));
+      for (unsigned i = 0; i < key.num_src; i++)
+         key.ops[i] = key_operand(a->src[i]);
+      if (n >= 2 && key.ops[1] < key.ops[0] && commutative(sh.chip, in.op))
+         std::swap(key.ops[0], key.ops[1]);
       return key;
    }
 
@@ -619,7 +695,7 @@ struct Gvn {
          if (a->kind == NodeKind::Alu)
             rewrite_alu_operands(g, a, fixed, kept_whole);
 
-      std::vector<std::pair<std::string, Value>> pending;
+      std::vector<std::pair<ValueKey, Value>> pending;
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu || fixed || !simple_instr(a))
             continue;

@@ -44,6 +44,18 @@ Node *RegionShader::create_region(bool loop)
 
 int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
 {
+   /* GPR channels are most operands: a flat table instead of a tree lookup. */
+   const bool fast = kind == VarKind::Gpr && index < kFastGprs && chan < 4;
+   if (fast) {
+      if (gpr_var.empty())
+         gpr_var.assign(kFastGprs * 4, -1);
+      int &slot = gpr_var[index * 4 + chan];
+      if (slot < 0) {
+         vars.push_back(Var{kind, index, chan});
+         slot = int(vars.size() - 1);
+      }
+      return slot;
+   }
    auto key = std::make_tuple(int(kind), index, chan);
    auto it = var_map.find(key);
    if (it != var_map.end())

@@ -116,6 +116,10 @@ struct Node {
    unsigned dep_index = 0;
 
    /* If: the condition, also src[0]. */
+
+   /* Scratch for the pass running now (a dense index or a mark, e.g.
+    * mark_live_nodes); meaningless once that pass returns. */
+   mutable uint32_t scratch = 0;
 };
 
 /* An array that relative GPR addressing may reach: R<first>..R<first+count-1>. */
@@ -150,6 +154,10 @@ struct RegionShader {
    Node *create(NodeKind kind);
    Node *create_region(bool loop);
    int var_id(VarKind kind, unsigned index, unsigned chan);
+   /* var_id's tables: GPR channels R0..R127 by index * 4 + chan (-1: none
+    * yet), every other variable in the map. */
+   static constexpr unsigned kFastGprs = 128;
+   std::vector<int> gpr_var;
    std::map<std::tuple<int, unsigned, unsigned>, int> var_map;
 
    /* A fresh SSA value (a new Temp variable at version 1), for results of

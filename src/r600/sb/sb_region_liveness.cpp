@@ -25,14 +25,22 @@ namespace sbcc::r600::sb::region {
 
 namespace {
 
-/* Marks from effectful roots; `live_node` says which instruction nodes stay. */
+/* Marks from effectful roots.  Nodes are numbered in Node::scratch by
+ * scan() so that marks, the enclosing group and its fixedness are dense
+ * tables instead of node-keyed trees and hash maps. */
 struct Marker {
    const RegionShader &sh;
    std::vector<bool> &used;
    std::vector<const Node *> def_node;
-   std::set<const Node *> live_node;
+   std::vector<const Node *> nodes;  /* by scratch index */
+   std::vector<uint32_t> group_of;   /* Alu in a group -> the group's index, else kNone */
+   std::vector<int8_t> group_fixed;  /* by group index: -1 not yet known */
+   std::vector<char> live;           /* by index */
    std::vector<const Node *> work;
-   std::unordered_map<const Node *, const Node *> group_of; /* Alu -> AluGroup */
+
+   static constexpr uint32_t kNone = ~0u;
+
+   Marker(const RegionShader &s, std::vector<bool> &u) : sh(s), used(u) {}
 
    void collect_defs(const Value &v, const Node *n)
    {
@@ -42,18 +50,20 @@ struct Marker {
          collect_defs(d, n);
    }
 
-   void scan(const Node *n, const Node *group)
+   void scan(const Node *n, uint32_t group)
    {
-      if (group)
-         group_of[n] = group;
+      n->scratch = uint32_t(nodes.size());
+      nodes.push_back(n);
+      group_of.push_back(group);
       for (const Value &d : n->dst)
          collect_defs(d, n);
+      const uint32_t inner = n->kind == NodeKind::AluGroup ? n->scratch : kNone;
       for (const Node *c : n->children)
-         scan(c, n->kind == NodeKind::AluGroup ? n : nullptr);
+         scan(c, inner);
       for (const Node *p : n->phi)
-         scan(p, nullptr);
+         scan(p, kNone);
       for (const Node *p : n->loop_phi)
-         scan(p, nullptr);
+         scan(p, kNone);
    }
 
    void use_value(const Value &v)
@@ -74,8 +84,10 @@ struct Marker {
 
    void mark(const Node *n)
    {
-      if (live_node.insert(n).second)
+      if (!live[n->scratch]) {
+         live[n->scratch] = 1;
          work.push_back(n);
+      }
    }
 
    bool alu_has_effect(const Node *a) const
@@ -118,7 +130,9 @@ struct Marker {
    void run()
    {
       def_node.assign(sh.num_values(), nullptr);
-      scan(sh.root, nullptr);
+      scan(sh.root, kNone);
+      live.assign(nodes.size(), 0);
+      group_fixed.assign(nodes.size(), -1);
       roots(sh.root);
       while (!work.empty()) {
          const Node *n = work.back();
@@ -134,10 +148,14 @@ struct Marker {
                use_value(u);
          }
          /* Groups that must stay together live or die as a whole. */
-         auto g = group_of.find(n);
-         if (g != group_of.end() && alu_group_fixed(sh, g->second))
-            for (const Node *s : g->second->children)
-               mark(s);
+         uint32_t g = group_of[n->scratch];
+         if (g == kNone)
+            continue;
+         if (group_fixed[g] < 0)
+            group_fixed[g] = alu_group_fixed(sh, nodes[g]);
+         if (group_fixed[g])
+            for (const Node *c : nodes[g]->children)
+               mark(c);
       }
    }
 };
@@ -188,7 +206,7 @@ bool alu_group_fixed(const RegionShader &sh, const Node *group)
 void liveness_used(const RegionShader &sh, std::vector<bool> &used)
 {
    used.assign(sh.num_values(), false);
-   Marker m{sh, used, {}, {}, {}, {}};
+   Marker m{sh, used};
    m.run();
 }
 
@@ -196,9 +214,22 @@ void liveness_used(const RegionShader &sh, std::vector<bool> &used)
 std::set<const Node *> live_instructions(const RegionShader &sh, std::vector<bool> &used)
 {
    used.assign(sh.num_values(), false);
-   Marker m{sh, used, {}, {}, {}, {}};
+   Marker m{sh, used};
    m.run();
-   return std::move(m.live_node);
+   std::set<const Node *> out;
+   for (size_t i = 0; i < m.nodes.size(); i++)
+      if (m.live[i])
+         out.insert(m.nodes[i]);
+   return out;
+}
+
+void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used)
+{
+   used.assign(sh.num_values(), false);
+   Marker m{sh, used};
+   m.run();
+   for (size_t i = 0; i < m.nodes.size(); i++)
+      m.nodes[i]->scratch = m.live[i] ? 1 : 0;
 }
 
 bool ra_value_allocatable(const RegionShader &sh, const Value &v)
@@ -533,7 +564,7 @@ template <typename Key>
 static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
                             std::vector<std::vector<unsigned>> &adj)
 {
-   if (keys.size() < 4096) {
+   if (keys.size() < 512) {
       std::sort(keys.begin(), keys.end());
    } else {
       constexpr unsigned kDigit = 11;

@@ -117,9 +117,10 @@ struct Parser {
           * instruction defines, giving an unwritten result a temporary. */
          unsigned slot = src_kind(prog.chip, s.sel) == SrcKind::PS ? unsigned(kSlotT) : s.chan;
          Node *p = nullptr;
-         for (Node *n : prev ? prev->children : std::vector<Node *>{})
-            if (n->alu->slot == slot)
-               p = n;
+         if (prev)
+            for (Node *n : prev->children)
+               if (n->alu->slot == slot)
+                  p = n;
          if (!p)
             return fail(i, "PV/PS refers to no instruction of the previous group");
          if (p->dst[0].kind == ValueKind::None)

@@ -49,6 +49,10 @@ namespace sbcc::r600::sb::region {
 /* Per SSA value (value_id): whether anything reads it.  Loops are handled
  * through their loop_phis.  Fills `used`, sized num_values(). */
 void liveness_used(const RegionShader &sh, std::vector<bool> &used);
+/* dce's marking (as live_instructions in sb_ra.h, without building a set):
+ * fills `used` as liveness_used does and leaves Node::scratch of every node
+ * in the tree (phis included) 1 when live code needs it, else 0. */
+void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used);
 
 /* Removes instructions (and phis) whose every result is unused and that
  * have no other effect (no exec-mask/predicate/AR write that is read, no

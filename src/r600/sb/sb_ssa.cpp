@@ -10,7 +10,7 @@
  * same container is reached only by the paths that did not take it.
  */
 #include <algorithm>
-#include <set>
+#include <vector>
 
 #include "r600/sb/sb_region_ir.h"
 
@@ -26,20 +26,24 @@ bool needs_phi(const RegionShader &sh, int var)
    return k != VarKind::ExecMask && k != VarKind::Pred && k != VarKind::Temp;
 }
 
-void add_defs(const Value &v, std::set<int> &defs)
+/* Variables written are gathered as plain lists, sorted and made unique
+ * once per region (a tree set per region cost a node per insertion). */
+void add_defs(const Value &v, std::vector<int> &defs)
 {
    if (v.kind == ValueKind::Var)
-      defs.insert(v.var);
+      defs.push_back(v.var);
    for (const Value &d : v.maydef)
-      defs.insert(d.var);
+      defs.push_back(d.var);
 }
 
-void prepare(RegionShader &sh, Node *n, std::set<int> &defs)
+void prepare(RegionShader &sh, Node *n, std::vector<int> &defs)
 {
    if (n->kind == NodeKind::Region) {
-      std::set<int> inner;
+      std::vector<int> inner;
       for (Node *c : n->children)
          prepare(sh, c, inner);
+      std::sort(inner.begin(), inner.end());
+      inner.erase(std::unique(inner.begin(), inner.end()), inner.end());
       for (int v : inner) {
          if (!needs_phi(sh, v))
             continue;
@@ -60,7 +64,7 @@ void prepare(RegionShader &sh, Node *n, std::set<int> &defs)
             n->loop_phi.push_back(phi);
          }
       }
-      defs.insert(inner.begin(), inner.end());
+      defs.insert(defs.end(), inner.begin(), inner.end());
       return;
    }
    for (Node *c : n->children)
@@ -171,7 +175,7 @@ struct Renamer {
 
 void ssa_prepare(RegionShader &sh)
 {
-   std::set<int> defs;
+   std::vector<int> defs;
    prepare(sh, sh.root, defs);
 }
 
