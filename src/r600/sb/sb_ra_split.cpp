@@ -8,6 +8,7 @@
  * ra_coalesce then merges copies back where the graph allows, and a copy
  * that lands on its source's register is a no-op finalize drops.
  */
+#include <algorithm>
 #include <map>
 #include <set>
 #include <variant>
@@ -35,13 +36,26 @@ struct Splitter {
    /* GPRs the hardware may have filled before the program starts: their
     * entry values are real inputs.  Empty: treat every register so. */
    std::vector<bool> preloaded;
-   /* Values a plain MOV of 0.0 or 1.0 defines, with the constant's bits. */
+   /* Values a plain MOV of 0.0 or 1.0 defines, with the constant's bits,
+    * and where those MOVs sit (clause, group, instruction). */
    std::map<Ref, uint32_t> const_def;
+   struct ConstMov {
+      Node *parent, *cf, *group, *alu;
+   };
+   std::vector<ConstMov> const_movs;
 
    Splitter(RegionShader &s, Diagnostics &d) : sh(s), diags(d) {}
 
-   void find_consts(const Node *n)
+   /* up: the node whose children hold n; parent: the one holding cf. */
+   void find_consts(Node *n, Node *up = nullptr, Node *parent = nullptr, Node *cf = nullptr,
+                    Node *group = nullptr)
    {
+      if (n->kind == NodeKind::Cf) {
+         cf = n;
+         parent = up;
+      }
+      if (n->kind == NodeKind::AluGroup)
+         group = n;
       if (n->kind == NodeKind::Alu) {
          const AluInstr *in = n->alu;
          if (!in || in->op != AluOp::MOV || in->dst.clamp || in->dst.omod || in->pred_sel ||
@@ -60,10 +74,34 @@ struct Splitter {
          else
             return;
          const_def[ref(n->dst[0])] = bits;
+         if (cf && group && !var_in_array(sh, n->dst[0].var))
+            const_movs.push_back({parent, cf, group, n});
          return;
       }
-      for (const Node *c : n->children)
-         find_consts(c);
+      for (Node *c : n->children)
+         find_consts(c, n, parent, cf, group);
+   }
+
+   /* The MOVs of 0.0/1.0 nothing reads any more (they fed only exports and
+    * TEX coordinates) go, so they hold no register.  As in dce_cleanup, a
+    * group left empty goes, and so does a synthetic clause; a bytecode
+    * clause stays (its op may matter to the control flow). */
+   void drop_dead_const_movs(const std::vector<uint32_t> &uses)
+   {
+      auto erase = [](std::vector<Node *> &v, const Node *n) {
+         auto it = std::find(v.begin(), v.end(), n);
+         if (it == v.end())
+            return false;
+         v.erase(it);
+         return true;
+      };
+      for (const ConstMov &m : const_movs) {
+         if (uses[sh.value_id(m.alu->dst[0])] || !erase(m.group->children, m.alu))
+            continue;
+         if (m.group->children.empty() && erase(m.cf->children, m.group) &&
+             m.cf->children.empty() && !m.cf->cf && m.parent)
+            erase(m.parent->children, m.cf);
+      }
    }
 
    /* A register operand no register is needed for: a channel nothing wrote
@@ -382,6 +420,33 @@ struct Splitter {
    }
 };
 
+/* How many operands read each value (value_id), anywhere in the tree. */
+void count_uses(const RegionShader &sh, const Node *n, std::vector<uint32_t> &uses)
+{
+   auto see = [&](const Value &v, auto &self) -> void {
+      if (v.kind == ValueKind::Var && v.var >= 0)
+         uses[sh.value_id(v)]++;
+      if (v.rel)
+         self(*v.rel, self);
+      for (const Value &u : v.mayuse)
+         self(u, self);
+   };
+   for (const Value &v : n->src)
+      see(v, see);
+   for (const Value &v : n->dst) {
+      if (v.rel)
+         see(*v.rel, see);
+      for (const Value &u : v.mayuse)
+         see(u, see);
+   }
+   for (const Node *p : n->phi)
+      count_uses(sh, p, uses);
+   for (const Node *p : n->loop_phi)
+      count_uses(sh, p, uses);
+   for (const Node *c : n->children)
+      count_uses(sh, c, uses);
+}
+
 void mark_present(const RegionShader &sh, const Node *n, std::vector<bool> &present)
 {
    auto see = [&](const Value &v) {
@@ -467,12 +532,12 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    if (!s.ok)
       return false;
    sh.number_values();
-   /* MOVs of 0.0/1.0 that only fed exports and fetches are dead now. */
-   if (s.const_operands) {
-      if (!dce_cleanup(sh, diags))
-         return false;
-      sh.number_values();
-   }
+   /* One count of readers serves the dead constant MOVs and the unread
+    * fetch results (dce_cleanup already ran: every reader is live). */
+   std::vector<uint32_t> uses(sh.num_values(), 0);
+   count_uses(sh, sh.root, uses);
+   if (s.const_operands)
+      s.drop_dead_const_movs(uses);
 
    unsigned nv = sh.num_values();
    ctx = RaContext{};
@@ -493,11 +558,9 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    mark_present(sh, sh.root, ctx.allocatable);
    /* A fetch result nothing reads gets no register: bc_finalize masks it
     * (dst_sel 7), so it costs no channel of the fetch's GPR. */
-   std::vector<bool> used;
-   liveness_used(sh, used);
    for (const Ref &r : s.fetch_dsts) {
       unsigned i = sh.value_id(r.first, r.second);
-      if (!used[i])
+      if (!uses[i])
          ctx.allocatable[i] = false;
    }
 
