@@ -913,10 +913,13 @@ bool Finalizer::emit_fetch(const Node *n)
                return false;
          if (!dst_of(t->dst_sel))
             return false;
-         if (src_gpr >= 0)
-            t->src_gpr = uint8_t(src_gpr);
          if (dst_gpr >= 0)
             t->dst_gpr = uint8_t(dst_gpr);
+         /* Coordinates all constant (TXQ, a fixed lod): the GPR is not read,
+          * so it need not keep the source's register in use. */
+         if (src_gpr < 0)
+            src_gpr = dst_gpr >= 0 ? dst_gpr : 0;
+         t->src_gpr = uint8_t(src_gpr);
          t->dst_sel = new_dst;
       } else {
          VtxInstr &v = std::get<VtxInstr>(fi);
@@ -1035,8 +1038,9 @@ bool Finalizer::emit_export(const Node *n)
       }
    if (vi != n->src.size())
       return fail("export values do not match its swizzle");
-   if (base >= 0)
-      e.gpr = uint8_t(base);
+   /* Nothing read from a register (all masked or constant): R0, rather
+    * than keep the source's register counted as used. */
+   e.gpr = uint8_t(base >= 0 ? base : 0);
    e.swizzle = swz;
    emit_cf(std::move(c));
    return true;
