@@ -359,6 +359,43 @@ TEST(SbScheduler, FixedGroupsAreBarriers)
       << dump;
 }
 
+TEST(SbScheduler, ReductionIsScheduledAsOneUnitNotABarrier)
+{
+   /* A DOT4 used to keep its group verbatim and split the clause.  Now it
+    * is a four-slot unit: the MOV before it joins its trans slot, the MUL
+    * after it and the DOT4's reader share the next group, and the DOT4's
+    * result, read once through PV, needs no register. */
+   auto dot = [](unsigned slot, bool write) {
+      return alu(AluOp::DOT4_IEEE, slot, dst(3, slot, write), src_gpr(1, slot),
+                 src_gpr(1, slot));
+   };
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 3))}),
+                                          group({dot(0, true), dot(1, false), dot(2, false),
+                                                 dot(3, false)}),
+                                          group({alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(1, 1),
+                                                     src_gpr(1, 2))}),
+                                          group({alu(AluOp::ADD, kSlotZ, dst(2, 2), src_gpr(3, 0),
+                                                     one())})}),
+                             export_done(2)});
+   std::string dump;
+   auto out = run_passes(p, &dump);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(dump, "cf 0 ALU\n"
+                   "  group 0\n"
+                   "    1: __.x = DOT4_IEEE R1.x, R1.x\n"
+                   "    2: __.y = DOT4_IEEE R1.y, R1.y\n"
+                   "    3: __.z = DOT4_IEEE R1.z, R1.z\n"
+                   "    4: __.w = DOT4_IEEE R1.w, R1.w\n"
+                   "    0: R2.x = MOV R1.w\n"
+                   "  group 1\n"
+                   "    5: R2.y = MUL R1.y, R1.z\n"
+                   "    6: R2.z = ADD @1, I249\n"
+                   "cf 1 EXPORT_DONE\n");
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4), vec4f(-2, 0.5f, 8, 0)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(4, 6, 31, 0));
+}
+
 TEST(SbReadPorts, FourRegistersOnOneChannelDoNotFit)
 {
    /* Per cycle one register per channel, three cycles: R1..R4 .x cannot

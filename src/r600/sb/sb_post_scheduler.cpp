@@ -16,6 +16,7 @@
  * literals, trans constant rules).
  */
 #include <algorithm>
+#include <string_view>
 #include <unordered_map>
 
 #include "r600/sb/sb_passes.h"
@@ -469,23 +470,35 @@ void ValueScheduler::build_deps()
             if (a != b)
                unit_[std::max(a, b)] = std::min(a, b);
          }
+   /* The slots of a reduction are one instruction. */
+   for (size_t i = 0; i + 1 < n; i++) {
+      const AluNode &a = cl_.nodes[ids_[i]], &b = cl_.nodes[ids_[i + 1]];
+      if (a.group == b.group && alu_is_reduction(chip_, a.bc.op) &&
+          alu_is_reduction(chip_, b.bc.op)) {
+         uint32_t x = find(uint32_t(i)), y = find(uint32_t(i + 1));
+         if (x != y)
+            unit_[std::max(x, y)] = std::min(x, y);
+      }
+   }
    members_.assign(n, {});
    for (size_t i = 0; i < n; i++) {
       unit_[i] = find(uint32_t(i));
       members_[unit_[i]].push_back(uint32_t(i));
    }
-   /* Critical path: groups from the node to the end of the run. */
+   /* Critical path: groups from the unit to the end of the run, kept on
+    * the unit's first node.  A unit's members share one source group, so
+    * every successor of any member comes later and is already final. */
    height_.assign(n, 0);
    for (size_t i = n; i-- > 0;)
       for (const Edge &e : pred[i])
-         if (e.to < i)
-            height_[e.to] = std::max(height_[e.to], height_[i] + (e.strong ? 1u : 0u));
+         if (unit_[e.to] != unit_[i])
+            height_[unit_[e.to]] = std::max(height_[unit_[e.to]],
+                                            height_[unit_[i]] + (e.strong ? 1u : 0u));
    succ_.assign(n, {});
    npred_.assign(n, 0);
    earliest_.assign(n, 0);
    for (size_t i = 0; i < n; i++) {
       const uint32_t u = unit_[i];
-      height_[u] = std::max(height_[u], height_[i]);
       for (const Edge &e : pred[i]) {
          const uint32_t pu = unit_[e.to];
          if (pu == u)
@@ -529,7 +542,14 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
       const bool vec = (slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op);
       const bool trans = (slots & kSlotS) && chip_ != ChipClass::Cayman && !try_used[kSlotT];
       int slot = -1;
-      if (flexible(x)) {
+      if (alu_is_reduction(chip_, nd.bc.op)) {
+         slot = nd.bc.slot < kSlotT && !try_used[nd.bc.slot] ? int(nd.bc.slot) : -1;
+         if (slot >= 0 && flexible(x)) {
+            nd.bc.dst.write = false;
+            nd.bc.dst.gpr = 0;
+            nd.bc.dst.chan = uint8_t(slot);
+         }
+      } else if (flexible(x)) {
          /* Any free vector slot, the one other ready nodes want least. */
          if (vec)
             for (unsigned c = 0; c < 4; c++)
@@ -811,6 +831,82 @@ std::vector<LiveSet> live_after_groups(ChipClass chip, const AluClause &cl, Live
    return after;
 }
 
+/* A node the parser could have left movable, or one slot of a reduction. */
+bool plain_node(ChipClass chip, const AluNode &nd, bool reduction)
+{
+   const AluInstr &in = nd.bc;
+   const AluOpInfo &info = alu_op_info(in.op);
+   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
+                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
+   const unsigned slots = alu_slots(chip, in.op);
+   if ((info.flags & special) || !slots || (slots & (kSlotXY | kSlotZW)))
+      return false;
+   if (reduction ? !(slots & kSlot4) : (slots & kSlot4) || !(slots & (kSlotV | kSlotS)))
+      return false;
+   if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.dst.rel ||
+       in.index_mode || in.op == AluOp::ALU_NOP)
+      return false;
+   const std::string_view name = alu_op_name(in.op);
+   if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX"))
+      return false;
+   for (unsigned s = 0; s < info.num_src; s++)
+      if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward ||
+          nd.src[s].value.kind == ValueKind::Special)
+         return false;
+   return true;
+}
+
+/* Fixed groups the value scheduler can place itself: four-slot reductions
+ * (DOT4 and the like, the slots staying as they are, trans free for
+ * anything) and plain groups that were only kept because a reduction after
+ * them read their PV/PS.  A group stays verbatim when the next group stays
+ * verbatim and reads PV/PS, since its encoding points into this layout. */
+std::vector<uint8_t> liftable_groups(ChipClass chip, const AluClause &cl)
+{
+   const size_t ng = cl.groups.size();
+   std::vector<uint8_t> lift(ng, 0);
+   if (chip == ChipClass::Cayman)
+      return lift; /* replicated transcendentals share the kSlot4 flag */
+   std::vector<uint8_t> forwarded(cl.nodes.size(), 0);
+   for (const AluNode &nd : cl.nodes)
+      for (const Operand &o : nd.src)
+         if (o.value.kind == ValueKind::Forward && o.value.node >= 0 &&
+             size_t(o.value.node) < forwarded.size())
+            forwarded[size_t(o.value.node)] = 1;
+   for (size_t gi = ng; gi-- > 0;) {
+      const GroupNode &g = cl.groups[gi];
+      if (!g.fixed || g.original.instrs.size() != g.nodes.size())
+         continue;
+      if (gi + 1 < ng && cl.groups[gi + 1].fixed && !lift[gi + 1]) {
+         bool reads_pv = false;
+         for (const AluInstr &in : cl.groups[gi + 1].original.instrs)
+            for (unsigned s = 0; s < alu_op_info(in.op).num_src; s++)
+               reads_pv |= in.src[s].sel == kSrc_PV || in.src[s].sel == kSrc_PS;
+         if (reads_pv)
+            continue;
+      }
+      unsigned red_slots = 0;
+      int red_op = -1;
+      bool ok = true;
+      for (size_t k = 0; k < g.nodes.size() && ok; k++) {
+         const AluNode &nd = cl.nodes[g.nodes[k]];
+         const unsigned slot = g.original.instrs[k].slot;
+         if (forwarded[nd.id] || nd.dead)
+            ok = false;
+         else if (slot < kSlotT && alu_is_reduction(chip, nd.bc.op)) {
+            ok = plain_node(chip, nd, true) && (red_op < 0 || red_op == int(nd.bc.op)) &&
+                 nd.bc.slot == slot && (!nd.writes_gpr() || nd.bc.dst.chan == slot);
+            red_op = int(nd.bc.op);
+            red_slots |= 1u << slot;
+         } else {
+            ok = plain_node(chip, nd, false);
+         }
+      }
+      lift[gi] = ok && (red_op < 0 || red_slots == 0xf);
+   }
+   return lift;
+}
+
 /* The whole clause on values; false leaves `cl` to be restored. */
 bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out)
 {
@@ -836,9 +932,10 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       return s.run(out);
    };
    std::vector<GroupNode> source = cl.groups;
+   const std::vector<uint8_t> lift = liftable_groups(chip, cl);
    for (size_t gi = 0; gi < source.size(); gi++) {
       const GroupNode &g = source[gi];
-      if (g.fixed) {
+      if (g.fixed && !lift[gi]) {
          if (!flush())
             return false;
          out.push_back(g);

@@ -107,7 +107,8 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
          used[slot] = true;
          const bool ok_slot = slot == kSlotT
                                  ? (allowed & kSlotS) && chip != ChipClass::Cayman
-                                 : (allowed & kSlotV) && slot == (node.bc.dst.chan & 3u) &&
+                                 : (allowed & (kSlotV | kSlot4)) &&
+                                      slot == (node.bc.dst.chan & 3u) &&
                                       !alu_is_trans_only(chip, node.bc.op);
          if (!ok_slot)
             return fail("node " + std::to_string(id) + " in a slot it cannot use");
