@@ -306,25 +306,25 @@ TEST(SbRa, LoopWithBreakAndContinue)
              "R1.x.1: R0.y\n"
              "R1.x.2: R0.y\n"
              "R1.x.3: R0.y\n"
-             "R2.x.1: R0.x\n"
-             "R2.x.2: R0.x\n"
-             "R2.x.3: R0.x\n"
-             "R2.x.4: R0.x\n"
-             "T5.1: R0.z\n"
+             "R2.x.1: R2.x\n"
+             "R2.x.2: R2.x\n"
+             "R2.x.3: R2.x\n"
+             "R2.x.4: R2.x\n"
+             "T5.1: R0.x\n"
              "R2.y.0: R2.y\n"
              "R2.z.0: R2.z\n"
              "R2.w.0: R2.w\n"
-             "T9.1: R0.x\n"
+             "T9.1: R2.x\n"
              "T10.1: R0.y\n"
-             "T11.1: R0.x\n"
+             "T11.1: R2.x\n"
              "T12.1: R0.y\n"
-             "T13.1: R0.x\n"
+             "T13.1: R2.x\n"
              "T14.1: R0.y\n"
-             "T15.1: R0.x\n"
-             "T16.1: R0.x\n"
-             "T17.1: R0.y\n"
-             "T18.1: R0.z\n"
-             "T19.1: R0.w\n");
+             "T15.1: R2.x\n"
+             "T16.1: R2.x\n"
+             "T17.1: R2.y\n"
+             "T18.1: R2.z\n"
+             "T19.1: R2.w\n");
    EXPECT_EQ(r.ctx.split_copies, 11u);
    EXPECT_EQ(r.ctx.coalesced, 8u);
    EXPECT_EQ(r.alloc.num_gprs, 3u);
@@ -370,24 +370,24 @@ TEST(SbRa, CheckerSeesClobberOnTheNextIteration)
              "R1.x.1: R0.y\n"
              "R1.x.2: R0.y\n"
              "R1.x.3: R0.y\n"
-             "R2.x.1: R0.x\n"
-             "R2.x.2: R0.x\n"
-             "R2.x.3: R0.x\n"
-             "R2.x.4: R0.x\n"
+             "R2.x.1: R2.x\n"
+             "R2.x.2: R2.x\n"
+             "R2.x.3: R2.x\n"
+             "R2.x.4: R2.x\n"
              "R3.x.1: R0.z\n"
-             "R4.y.2: R0.w\n"
+             "R4.y.2: R0.x\n"
              "R2.y.0: R2.y\n"
              "R2.z.0: R2.z\n"
              "R2.w.0: R2.w\n"
-             "T9.1: R0.x\n"
+             "T9.1: R2.x\n"
              "T10.1: R0.y\n"
-             "T11.1: R0.x\n"
+             "T11.1: R2.x\n"
              "T12.1: R0.y\n"
-             "T13.1: R0.x\n"
-             "T14.1: R0.x\n"
-             "T15.1: R0.y\n"
-             "T16.1: R0.z\n"
-             "T17.1: R0.w\n");
+             "T13.1: R2.x\n"
+             "T14.1: R2.x\n"
+             "T15.1: R2.y\n"
+             "T16.1: R2.z\n"
+             "T17.1: R2.w\n");
    EXPECT_EQ(r.alloc.num_gprs, 3u);
    /* The product put on n's channel: right on the first trip, wrong on the
     * second, which only the loop fixpoint sees. */
@@ -474,24 +474,24 @@ TEST(SbRa, NestedIfsWithElse)
              "    x: MOV T15.1 = R2.w.0\n"
              "cf 11 EXPORT_DONE T12.1, T13.1, T14.1, T15.1\n");
    EXPECT_EQ(assignment(*r.sh, r.alloc),
-             "R2.x.2: R0.x\n"
-             "R2.x.3: R0.x\n"
-             "R2.x.4: R0.x\n"
-             "R2.x.5: R0.x\n"
-             "R2.x.6: R0.x\n"
+             "R2.x.2: R2.x\n"
+             "R2.x.3: R2.x\n"
+             "R2.x.4: R2.x\n"
+             "R2.x.5: R2.x\n"
+             "R2.x.6: R2.x\n"
              "R1.x.0: R1.x\n"
              "R1.y.0: R1.y\n"
              "R2.y.0: R2.y\n"
              "R2.z.0: R2.z\n"
              "R2.w.0: R2.w\n"
-             "T8.1: R0.x\n"
-             "T9.1: R0.x\n"
-             "T10.1: R0.x\n"
-             "T11.1: R0.x\n"
-             "T12.1: R0.x\n"
-             "T13.1: R0.y\n"
-             "T14.1: R0.z\n"
-             "T15.1: R0.w\n");
+             "T8.1: R2.x\n"
+             "T9.1: R2.x\n"
+             "T10.1: R2.x\n"
+             "T11.1: R2.x\n"
+             "T12.1: R2.x\n"
+             "T13.1: R2.y\n"
+             "T14.1: R2.z\n"
+             "T15.1: R2.w\n");
    EXPECT_EQ(r.ctx.split_copies, 8u);
    EXPECT_EQ(r.ctx.coalesced, 5u);
    EXPECT_EQ(r.alloc.num_gprs, 3u);
@@ -600,16 +600,16 @@ TEST(SbRa, IndirectArrayWriteInLoop)
              "R7.x.1: R7.x\n"
              "R7.x.2: R7.x\n"
              "R7.x.3: R7.x\n"
-             "R2.x.1: R0.x\n"
+             "R2.x.1: R2.x\n"
              "R2.y.0: R2.y\n"
              "R2.z.0: R2.z\n"
              "R2.w.0: R2.w\n"
              "T12.1: R0.x\n"
              "T13.1: R0.x\n"
-             "T14.1: R0.x\n"
-             "T15.1: R0.y\n"
-             "T16.1: R0.z\n"
-             "T17.1: R0.w\n");
+             "T14.1: R2.x\n"
+             "T15.1: R2.y\n"
+             "T16.1: R2.z\n"
+             "T17.1: R2.w\n");
    EXPECT_EQ(r.alloc.num_gprs, 8u);
 }
 
@@ -796,17 +796,17 @@ TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
    EXPECT_EQ(assignment(*r.sh, r.alloc),
              "R1.x.0: R1.x\n"
              "R2.x.1: R1.x\n"
-             "R2.x.2: R0.x\n"
+             "R2.x.2: R1.x\n"
              "R1.y.0: R1.y\n"
-             "T4.1: R0.x\n"
+             "T4.1: R1.x\n"
              "R2.y.0: R2.y\n"
              "R2.z.0: R2.z\n"
              "R2.w.0: R2.w\n"
-             "T8.1: R0.x\n"
-             "T9.1: R0.x\n"
-             "T10.1: R0.y\n"
-             "T11.1: R0.z\n"
-             "T12.1: R0.w\n");
+             "T8.1: R1.x\n"
+             "T9.1: R1.x\n"
+             "T10.1: R1.y\n"
+             "T11.1: R1.z\n"
+             "T12.1: R1.w\n");
    EXPECT_EQ(r.alloc.num_gprs, 3u);
 }
 

@@ -26,6 +26,9 @@ struct Colourer {
    /* Channels to avoid if possible (chan_excl): a soft constraint, since a
     * fixed or precoloured channel may leave no other choice. */
    unsigned chan_pref = 0;
+   /* Roots joined to this root by a copy ra_coalesce could not merge: their
+    * register channel, when free, makes the MOV a no-op finalize drops. */
+   std::vector<std::vector<unsigned>> partners; /* by root */
 
    bool fail(const std::string &msg)
    {
@@ -124,6 +127,26 @@ struct Colourer {
          occupied(r);
          busy_of.push_back(busy);
       }
+      /* Biased colouring: the GPRs the copies' partners (typically the
+       * inputs an export reads) already hold come first; there a copy on its
+       * source's channel is a no-op, and the GPR is in use anyway. */
+      std::vector<unsigned> order;
+      if (pinned < 0)
+         for (unsigned r : open)
+            for (unsigned p : partners[r])
+               if (gpr[p] >= 0 && !ctx.reserved_gpr[gpr[p]] &&
+                   std::find(order.begin(), order.end(), unsigned(gpr[p])) == order.end())
+                  order.push_back(unsigned(gpr[p]));
+      for (unsigned g : order) {
+         std::vector<int> pick(open.size(), -1);
+         if (assign(open, busy_of, g, 0, taken, pick)) {
+            for (size_t i = 0; i < open.size(); i++) {
+               gpr[open[i]] = int(g);
+               chan[open[i]] = pick[i];
+            }
+            return true;
+         }
+      }
       for (unsigned g = pinned >= 0 ? unsigned(pinned) : 0; g < kRaMaxGprs; g++) {
          if (ctx.reserved_gpr[g] && int(g) != pinned)
             continue;
@@ -147,7 +170,15 @@ struct Colourer {
       if (i == roots.size())
          return true;
       int fc = want_chan(roots[i]);
-      for (unsigned c = 0; c < 4; c++) {
+      /* A partner's channel in g first: the copy then moves nothing. */
+      unsigned first = 0;
+      for (unsigned p : partners[roots[i]])
+         if (gpr[p] == int(g)) {
+            first = unsigned(chan[p]);
+            break;
+         }
+      for (unsigned k = 0; k < 4; k++) {
+         unsigned c = (first + k) % 4;
          if ((used & (1u << c)) || (fc >= 0 && int(c) != fc) || bo[i][g * 4 + c])
             continue;
          pick[i] = int(c);
@@ -167,7 +198,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
       return false;
    }
-   Colourer col{sh, ctx, diags, {}, {}, {}, {}};
+   Colourer col{sh, ctx, diags, {}, {}, {}, {}, 0, {}};
    col.members.resize(nv);
    col.gpr.assign(nv, -1);
    col.chan.assign(nv, -1);
@@ -184,6 +215,16 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
    for (unsigned r = 0; r < nv; r++)
       if (!col.members[r].empty())
          roots.push_back(r);
+   col.partners.resize(nv);
+   for (const RaCopy &c : ctx.copies) {
+      if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
+         continue;
+      unsigned a = ctx.find(c.dst), b = ctx.find(c.src);
+      if (a == b)
+         continue;
+      col.partners[a].push_back(b);
+      col.partners[b].push_back(a);
+   }
 
    for (unsigned r : roots)
       if (ctx.pre_gpr[r] >= 0 && !col.precoloured(r))
