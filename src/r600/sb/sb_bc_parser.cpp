@@ -14,16 +14,15 @@ namespace sbcc::r600::sb {
 
 namespace {
 
-/* Instructions the post-scheduler may move: ordinary one-slot operations
- * whose only effect is their destination register. */
-bool is_movable(ChipClass chip, const AluInstr &in)
+/* The part of is_movable that depends only on the op and chip. */
+bool op_movable(ChipClass chip, AluOp op)
 {
-   const AluOpInfo &info = alu_op_info(in.op);
+   const AluOpInfo &info = alu_op_info(op);
    const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
                             AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
    if (info.flags & special)
       return false;
-   const unsigned slots = alu_slots(chip, in.op);
+   const unsigned slots = alu_slots(chip, op);
    if (!slots || (slots & (kSlot4 | kSlotXY | kSlotZW)))
       return false;
    /* Cayman replicates trans operations over several vector slots. */
@@ -31,14 +30,29 @@ bool is_movable(ChipClass chip, const AluInstr &in)
       return false;
    if (!(slots & (kSlotV | kSlotS)))
       return false;
+   const std::string_view name = alu_op_name(op);
+   return !name.starts_with("LDS") && !name.starts_with("GDS") &&
+          !name.starts_with("SET_CF_IDX") && op != AluOp::ALU_NOP;
+}
+
+/* Instructions the post-scheduler may move: ordinary one-slot operations
+ * whose only effect is their destination register.  The op part is asked
+ * for every instruction, so it is tabulated once. */
+bool is_movable(ChipClass chip, const AluInstr &in)
+{
+   static const std::vector<bool> table = [] {
+      std::vector<bool> t(kNumChipClasses * kNumAluOps);
+      for (unsigned c = 0; c < kNumChipClasses; c++)
+         for (unsigned o = 0; o < kNumAluOps; o++)
+            t[c * kNumAluOps + o] = op_movable(ChipClass(c), AluOp(o));
+      return t;
+   }();
+   if (!table[chip_index(chip) * kNumAluOps + unsigned(in.op)])
+      return false;
    if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.dst.rel ||
        in.index_mode)
       return false;
-   const std::string_view name = alu_op_name(in.op);
-   if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX") ||
-       in.op == AluOp::ALU_NOP)
-      return false;
-   for (unsigned s = 0; s < info.num_src; s++)
+   for (unsigned s = 0; s < alu_op_info(in.op).num_src; s++)
       if (in.src[s].rel)
          return false;
    return true;

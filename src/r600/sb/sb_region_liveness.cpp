@@ -162,33 +162,53 @@ struct Marker {
 
 } // namespace
 
+/* The part of alu_group_fixed that depends only on the op (and the chip):
+ * asked for every instruction of every group, so tabulated once. */
+static bool op_keeps_group_fixed(ChipClass chip, AluOp op)
+{
+   unsigned flags = alu_op_info(op).flags;
+   if (flags & (AF_MOVA | AF_PRED | AF_PRED_PUSH | AF_KILL | AF_INTERP | AF_F64 |
+                AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_REPL))
+      return true;
+   for (ChipClass c : {ChipClass::Evergreen, ChipClass::Cayman, chip}) {
+      unsigned slots = alu_slots(c, op);
+      if (slots & (kSlot4 | kSlotXY | kSlotZW))
+         return true;
+   }
+   /* Cayman replicates transcendentals over the vector slots. */
+   unsigned cm = alu_slots(ChipClass::Cayman, op);
+   if ((cm & kSlotS) && !(cm & kSlotV))
+      return true;
+   if (op == AluOp::ALU_NOP)
+      return true;
+   std::string_view name = alu_op_name(op);
+   return name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX");
+}
+
+static bool op_fixed(ChipClass chip, AluOp op)
+{
+   static const std::vector<bool> table = [] {
+      std::vector<bool> t(kNumChipClasses * kNumAluOps);
+      for (unsigned c = 0; c < kNumChipClasses; c++)
+         for (unsigned o = 0; o < kNumAluOps; o++)
+            t[c * kNumAluOps + o] = op_keeps_group_fixed(ChipClass(c), AluOp(o));
+      return t;
+   }();
+   return table[chip_index(chip) * kNumAluOps + unsigned(op)];
+}
+
 bool alu_group_fixed(const RegionShader &sh, const Node *group)
 {
    /* Must stay a superset of bc_finalize's alu_group_is_fixed: a group
     * finalize keeps whole needs its results on their slots' channels. */
-   (void)sh;
    for (const Node *a : group->children) {
       if (a->kind != NodeKind::Alu || !a->alu)
          return true;
       const AluInstr *in = a->alu;
-      unsigned flags = alu_op_info(in->op).flags;
-      if (flags & (AF_MOVA | AF_PRED | AF_PRED_PUSH | AF_KILL | AF_INTERP | AF_F64 |
-                   AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_REPL))
-         return true;
-      for (ChipClass c : {ChipClass::Evergreen, ChipClass::Cayman, sh.chip}) {
-         unsigned slots = alu_slots(c, in->op);
-         if (slots & (kSlot4 | kSlotXY | kSlotZW))
-            return true;
-      }
-      /* Cayman replicates transcendentals over the vector slots. */
-      unsigned cm = alu_slots(ChipClass::Cayman, in->op);
-      if ((cm & kSlotS) && !(cm & kSlotV))
+      if (op_fixed(sh.chip, in->op))
          return true;
       if (in->update_exec_mask || in->update_pred || in->pred_sel != 0 || in->dst.rel ||
-          in->fog_merge || in->index_mode || in->op == AluOp::ALU_NOP)
-         return true;
-      std::string_view name = alu_op_name(in->op);
-      if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX"))
+          in->fog_merge || in->index_mode)
          return true;
       for (const AluSrc &s : in->src)
          if (s.rel)
@@ -567,14 +587,18 @@ static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
    if (keys.size() < 512) {
       std::sort(keys.begin(), keys.end());
    } else {
-      constexpr unsigned kDigit = 11;
-      constexpr Key kMask = (1u << kDigit) - 1;
+      /* Digits of at most 11 bits (the counters stay in L1), as few
+       * passes as that allows, the bits spread evenly over them. */
+      const unsigned bits = std::max(2 * shift, 1u);
+      const unsigned passes = (bits + 10) / 11;
+      const unsigned digit = (bits + passes - 1) / passes;
+      const Key digit_mask = Key((1u << digit) - 1);
       std::vector<Key> tmp(keys.size());
-      std::vector<size_t> count(size_t(1) << kDigit);
-      for (unsigned low = 0; low < 2 * shift; low += kDigit) {
+      std::vector<size_t> count(size_t(1) << digit);
+      for (unsigned low = 0; low < bits; low += digit) {
          std::fill(count.begin(), count.end(), 0);
          for (Key k : keys)
-            count[(k >> low) & kMask]++;
+            count[(k >> low) & digit_mask]++;
          size_t sum = 0;
          for (size_t &c : count) {
             size_t n = c;
@@ -582,7 +606,7 @@ static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
             sum += n;
          }
          for (Key k : keys)
-            tmp[count[(k >> low) & kMask]++] = k;
+            tmp[count[(k >> low) & digit_mask]++] = k;
          keys.swap(tmp);
       }
    }
