@@ -268,15 +268,33 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
     * all its copies read (an export of an input register), else into the
     * operand its sources already form (a fetch or export of a fetch
     * result, fetches sharing coordinates), else copy by copy. */
+   /* Copies by the vector operand they feed, found once (a scan of all
+    * copies per operand is quadratic on shaders with thousands of fetches);
+    * a join moves an operand's copies to the operand it joins. */
+   std::vector<std::vector<const RaCopy *>> bucket(ctx.vec_groups.size());
+   for (const RaCopy &c : vec) {
+      int g = ctx.vec_group[ctx.find(c.dst)];
+      if (g >= 0 && size_t(g) < bucket.size())
+         bucket[size_t(g)].push_back(&c);
+   }
    for (size_t g = 0; g < ctx.vec_groups.size(); g++) {
       std::vector<const RaCopy *> cs;
-      for (const RaCopy &c : vec)
-         if (ctx.vec_group[ctx.find(c.dst)] == int(g))
-            cs.push_back(&c);
+      for (const RaCopy *c : bucket[g])
+         if (ctx.vec_group[ctx.find(c->dst)] == int(g))
+            cs.push_back(c);
+      /* In cost order, as in `vec` (joined copies arrive out of order). */
+      std::sort(cs.begin(), cs.end());
+      cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
       if (cs.empty())
          continue;
-      if (pin_group(ctx, cl, int(g), cs) || join_group(ctx, cl, int(g), cs))
+      if (pin_group(ctx, cl, int(g), cs))
          continue;
+      if (join_group(ctx, cl, int(g), cs)) {
+         int o = ctx.vec_group[ctx.find(cs[0]->dst)];
+         if (o > int(g) && size_t(o) < bucket.size())
+            bucket[size_t(o)].insert(bucket[size_t(o)].end(), cs.begin(), cs.end());
+         continue;
+      }
       for (const RaCopy *c : cs)
          if (cl.merge(c->dst, c->src))
             ctx.coalesced++;

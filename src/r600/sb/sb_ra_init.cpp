@@ -23,6 +23,9 @@ struct Colourer {
    std::vector<std::vector<unsigned>> members; /* by root */
    std::vector<int> gpr, chan;                  /* by root */
    std::vector<bool> busy;                      /* scratch: kRaMaxGprs * 4 */
+   /* Class of every value: the classes are final here, so one find() per
+    * value instead of one per adjacency visit. */
+   std::vector<unsigned> root;
    /* Channels to avoid if possible (chan_excl): a soft constraint, since a
     * fixed or precoloured channel may leave no other choice. */
    unsigned chan_pref = 0;
@@ -43,12 +46,12 @@ struct Colourer {
       unsigned chans = 0;
       for (unsigned v : members[r]) {
          for (unsigned w : ctx.adj[v]) {
-            unsigned o = ctx.find(w);
+            unsigned o = root[w];
             if (gpr[o] >= 0)
                busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
          }
          for (unsigned w : ctx.chan_excl[v]) {
-            unsigned o = ctx.find(w);
+            unsigned o = root[w];
             if (gpr[o] >= 0)
                chans |= 1u << chan[o];
          }
@@ -68,7 +71,7 @@ struct Colourer {
       std::fill(busy.begin(), busy.end(), false);
       for (unsigned v : members[r])
          for (unsigned w : ctx.adj[v]) {
-            unsigned o = ctx.find(w);
+            unsigned o = root[w];
             if (gpr[o] >= 0)
                busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
          }
@@ -104,7 +107,7 @@ struct Colourer {
    {
       std::vector<unsigned> roots;
       for (unsigned v : group) {
-         unsigned r = ctx.find(v);
+         unsigned r = root[v];
          if (std::find(roots.begin(), roots.end(), r) == roots.end())
             roots.push_back(r);
       }
@@ -198,16 +201,19 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
       return false;
    }
-   Colourer col{sh, ctx, diags, {}, {}, {}, {}, 0, {}};
+   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, 0, {}};
    col.members.resize(nv);
    col.gpr.assign(nv, -1);
    col.chan.assign(nv, -1);
    col.busy.assign(kRaMaxGprs * 4, false);
+   col.root.resize(nv);
+   for (unsigned v = 0; v < nv; v++)
+      col.root[v] = ctx.find(v);
    std::vector<unsigned> first(nv, ~0u);
    for (unsigned v = 0; v < nv; v++) {
       if (!ctx.allocatable[v])
          continue;
-      unsigned r = ctx.find(v);
+      unsigned r = col.root[v];
       col.members[r].push_back(v);
       first[r] = std::min(first[r], ctx.def_order[v]);
    }
@@ -219,7 +225,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
    for (const RaCopy &c : ctx.copies) {
       if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
          continue;
-      unsigned a = ctx.find(c.dst), b = ctx.find(c.src);
+      unsigned a = col.root[c.dst], b = col.root[c.src];
       if (a == b)
          continue;
       col.partners[a].push_back(b);
@@ -232,7 +238,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
    for (const auto &g : ctx.vec_groups) {
       bool any = false;
       for (unsigned v : g)
-         any |= ctx.allocatable[v] && col.gpr[ctx.find(v)] < 0;
+         any |= ctx.allocatable[v] && col.gpr[col.root[v]] < 0;
       if (any && !col.vector(g))
          return false;
    }
@@ -247,7 +253,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
    for (unsigned v = 0; v < nv; v++) {
       if (!ctx.allocatable[v])
          continue;
-      unsigned r = ctx.find(v);
+      unsigned r = col.root[v];
       alloc.reg[v].gpr = int16_t(col.gpr[r]);
       alloc.reg[v].chan = uint8_t(col.chan[r]);
       alloc.num_gprs = std::max(alloc.num_gprs, unsigned(col.gpr[r] + 1));
