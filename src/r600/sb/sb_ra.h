@@ -16,9 +16,20 @@
  *    copy made just before the predicated instruction's group.
  *  - Fetch sources (per fetch) and export sources (per burst element) are
  *    copies in a new clause just before the CF; they share one GPR with
- *    distinct channels (finalize rewrites src_sel / swizzle).  Fetch
+ *    distinct channels (finalize rewrites src_sel / swizzle): distinct
+ *    values read by one CF are live together, so they need distinct
+ *    channels anyway, while one value read twice is copied once.  Fetch
  *    destinations share one GPR with distinct channels.  Exports with
  *    burst_count > 1 keep their original registers (precoloured copies).
+ *  - Operands of single exports and TEX coordinates need no register when
+ *    they are an unwritten channel (the entry value of a GPR ShaderInfo
+ *    does not preload: ValueKind::None) or a plain MOV of 0.0 / 1.0
+ *    (ValueKind::Literal with those bits; the MOV goes when nothing else
+ *    reads it).  bc_finalize emits SEL_MASK for an unwritten export
+ *    channel, SEL_0 for an unwritten coordinate (what the emulator's
+ *    zeroed register gives), SEL_0 / SEL_1 for the constants; a CF that
+ *    then reads no register names R0 (a TEX: its result GPR).  VTX
+ *    addresses and burst exports are left as they were.
  *  - Values defined in a group for which alu_group_is_fixed() holds keep
  *    channel = slot (vector slots); their GPR is free.
  *  - A MOV whose source and destination got the same register channel (and
@@ -33,7 +44,9 @@
  * Allocation method: the values are SSA and the interference graph comes
  * from exact live sets, so a greedy colouring in definition order (after
  * precoloured values and vector groups) is what the chordal structure
- * rewards; src/ra's class-based colouring works on register classes of a
+ * rewards.  Vector groups are biased: the GPRs their copies' partners
+ * (sources or destinations ra_coalesce could not merge) already hold come
+ * first, and within one a partner's channel, so the copy is a no-op; src/ra's class-based colouring works on register classes of a
  * flat IR and has no notion of "same GPR, distinct channels" groups, so it
  * is not used here.
  */
