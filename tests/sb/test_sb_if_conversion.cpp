@@ -317,17 +317,16 @@ TEST(SbIfConversion, IfWithoutElseIntCondition)
              "  phi R2.x.3 = R2.x.2, R2.x.1\n"
              "cf 5 EXPORT_DONE R2.x.3, R2.y.0, R2.z.0, R2.w.0\n");
    EXPECT_EQ(c.count, 1u);
+   /* x != 0 as an integer: the select tests x itself, the PRED_SET goes. */
    EXPECT_EQ(c.after,
              "cf 0 ALU\n"
              "  group\n"
              "    x: MOV R2.x.1 = R1.y.0\n"
              "cf 1 ALU_PUSH_BEFORE\n"
              "  group\n"
-             "    x: SETNE_INT T8.1 = R1.x.0, 0\n"
-             "  group\n"
              "    x: ADD_INT R2.x.2 = R1.y.0, 1i\n"
              "  group\n"
-             "    x: CNDE_INT R2.x.3 = T8.1, R2.x.1, R2.x.2\n"
+             "    x: CNDE_INT R2.x.3 = R1.x.0, R2.x.1, R2.x.2\n"
              "cf 5 EXPORT_DONE R2.x.3, R2.y.0, R2.z.0, R2.w.0\n");
 }
 
@@ -695,6 +694,49 @@ TEST(SbIfConversion, IntegerCompareKinds)
       EXPECT_EQ(c.count, 1u);
       EXPECT_NE(c.after.find(std::string("x: ") + sets[i] + " T"), std::string::npos) << c.after;
       EXPECT_NE(c.after.find("z: CNDE_INT R2.z.3 = T"), std::string::npos) << c.after;
+   }
+}
+
+TEST(SbIfConversion, CompareWithZeroSelectsOnTheOperand)
+{
+   /* if (x OP 0) r.z = x else r.z = y: integer compares with zero select on
+    * x directly; the tree interpreter checks zero, positive and negative x. */
+   struct Case {
+      AluOp pred;
+      bool zero_first;
+      const char *select; /* "" when a SETcc stays */
+   };
+   const Case cases[] = {
+      {AluOp::PRED_SETNE_INT, false, "z: CNDE_INT R2.z.3 = R1.x.0, R1.y.0, R1.x.0\n"},
+      {AluOp::PRED_SETNE_INT, true, "z: CNDE_INT R2.z.3 = R1.x.0, R1.y.0, R1.x.0\n"},
+      {AluOp::PRED_SETE_INT, false, "z: CNDE_INT R2.z.3 = R1.x.0, R1.x.0, R1.y.0\n"},
+      {AluOp::PRED_SETGT_INT, false, "z: CNDGT_INT R2.z.3 = R1.x.0, R1.x.0, R1.y.0\n"},
+      {AluOp::PRED_SETGE_INT, false, "z: CNDGE_INT R2.z.3 = R1.x.0, R1.x.0, R1.y.0\n"},
+      {AluOp::PRED_SETGT_UINT, false, "z: CNDE_INT R2.z.3 = R1.x.0, R1.y.0, R1.x.0\n"},
+      {AluOp::PRED_SETGT_INT, true, ""}, /* 0 > x */
+      {AluOp::PRED_SETNE, false, ""},    /* float: -0.0 tests differently */
+   };
+   for (const Case &k : cases) {
+      AluInstr p = k.zero_first ? pred(k.pred, zero(), src_gpr(1, 0))
+                                : pred(k.pred, src_gpr(1, 0), zero());
+      Program prog = program(ChipClass::Evergreen, {
+         push_if(p),
+         cf_op(CfOp::JUMP, 3),
+         alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 0))})}),
+         cf_op(CfOp::ELSE, 5, 1),
+         alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 1))})},
+                    CfOp::ALU_POP_AFTER),
+         export_done(2),
+      });
+      Converted c = convert(prog, kIntInputs);
+      EXPECT_EQ(c.count, 1u);
+      if (*k.select) {
+         EXPECT_NE(c.after.find(k.select), std::string::npos) << c.after;
+         EXPECT_EQ(c.after.find("PRED_SET"), std::string::npos) << c.after;
+         EXPECT_EQ(c.after.find(": SET"), std::string::npos) << c.after;
+      } else {
+         EXPECT_NE(c.after.find(": SET"), std::string::npos) << c.after;
+      }
    }
 }
 

@@ -153,6 +153,54 @@ bool same_value(const Value &a, const Value &b)
    }
 }
 
+bool is_zero(const Value &v)
+{
+   if (v.neg || v.abs)
+      return false;
+   return (v.kind == ValueKind::Inline && v.literal == kSrc_0) ||
+          (v.kind == ValueKind::Literal && v.literal == 0);
+}
+
+/* For a PRED_SET that compares an integer x with zero: the select that
+ * tests x directly (CNDE_INT x, a, b = x == 0 ? a : b; CNDGT_INT and
+ * CNDGE_INT signed), whether it takes THEN as its first choice, and x.
+ * Float compares stay SETcc: CNDE's float test and the integer one differ
+ * on -0.0. */
+bool direct_condition(const Node *pred, AluOp &op, bool &then_first, Value &x)
+{
+   const Value &a = pred->src[0], &b = pred->src[1];
+   const bool a_zero = is_zero(a), b_zero = is_zero(b);
+   const Value &v = b_zero ? a : b;
+   if (a_zero == b_zero || !movable_src(v) || v.kind == ValueKind::None || v.neg || v.abs)
+      return false;
+   switch (pred->alu->op) {
+   case AluOp::PRED_SETNE_INT: op = AluOp::CNDE_INT; then_first = false; break;
+   case AluOp::PRED_SETE_INT: op = AluOp::CNDE_INT; then_first = true; break;
+   /* unsigned x > 0 is x != 0 */
+   case AluOp::PRED_SETGT_UINT:
+      if (!b_zero)
+         return false;
+      op = AluOp::CNDE_INT;
+      then_first = false;
+      break;
+   case AluOp::PRED_SETGT_INT:
+      if (!b_zero)
+         return false;
+      op = AluOp::CNDGT_INT;
+      then_first = true;
+      break;
+   case AluOp::PRED_SETGE_INT:
+      if (!b_zero)
+         return false;
+      op = AluOp::CNDGE_INT;
+      then_first = true;
+      break;
+   default: return false;
+   }
+   x = v;
+   return true;
+}
+
 /* A MOV that passes its operand through unchanged. */
 bool is_plain_copy(const Node *a)
 {
@@ -415,22 +463,37 @@ struct Converter {
       if (!pred_set_ok(pgroup->children[pslot]))
          return false; /* pred_set_ok said why */
 
-      /* The condition as a value: SETcc with the PRED_SET's operands in its
-       * place, so the group still reads them before anything writes. */
+      /* The condition as a value.  An integer compare against zero (what
+       * UIF becomes: PRED_SETNE_INT x, 0) needs no new value: the select
+       * tests x itself with the matching CNDxx_INT, and the PRED_SET goes.
+       * x then lives up to the selects instead of a SETcc result doing so,
+       * so this never costs a register.  Otherwise the PRED_SETcc becomes
+       * SETcc into a new temporary, in its place so the group still reads
+       * the operands before anything writes. */
       const Node *pred = pgroup->children[pslot];
-      AluOp set_op = AluOp::SETNE;
-      set_op_for(pred->alu->op, set_op);
-      AluInstr *set = sh.new_alu(set_op);
-      set->slot = pred->alu->slot;
-      set->dst.write = true;
-      Node *set_node = sh.create(NodeKind::Alu);
-      set_node->alu = set;
-      set_node->cf_index = pred->cf_index;
-      set_node->src = pred->src;
-      set_node->dst.push_back(sh.new_temp());
-      set->dst.chan = uint8_t(sh.vars[set_node->dst[0].var].chan);
-      const Value bool_val = set_node->dst[0];
-      pgroup->children[pslot] = set_node;
+      AluOp sel_op = AluOp::CNDE_INT;
+      bool then_first = false; /* select operands: cond, then, else */
+      Value bool_val;
+      /* (With no phi nothing would be left of an emptied clause.) */
+      if (!r->phi.empty() && direct_condition(pred, sel_op, then_first, bool_val)) {
+         pgroup->children.erase(pgroup->children.begin() + long(pslot));
+         if (pgroup->children.empty())
+            cfn->children.erase(std::find(cfn->children.begin(), cfn->children.end(), pgroup));
+      } else {
+         AluOp set_op = AluOp::SETNE;
+         set_op_for(pred->alu->op, set_op);
+         AluInstr *set = sh.new_alu(set_op);
+         set->slot = pred->alu->slot;
+         set->dst.write = true;
+         Node *set_node = sh.create(NodeKind::Alu);
+         set_node->alu = set;
+         set_node->cf_index = pred->cf_index;
+         set_node->src = pred->src;
+         set_node->dst.push_back(sh.new_temp());
+         set->dst.chan = uint8_t(sh.vars[set_node->dst[0].var].chan);
+         bool_val = set_node->dst[0];
+         pgroup->children[pslot] = set_node;
+      }
 
       auto move_groups = [&](const std::vector<Node *> &nodes, size_t first) {
          for (size_t i = first; i < nodes.size(); i++)
@@ -448,7 +511,7 @@ struct Converter {
          const Value &then_v = sel_src[k].first;
          const Value &else_v = sel_src[k].second;
          const bool same = same_value(then_v, else_v);
-         AluInstr *sel = sh.new_alu(same ? AluOp::MOV : AluOp::CNDE_INT);
+         AluInstr *sel = sh.new_alu(same ? AluOp::MOV : sel_op);
          sel->dst.write = true;
          sel->dst.chan = uint8_t(sh.vars[d.var].chan & 3);
          sel->slot = sel->dst.chan;
@@ -457,6 +520,8 @@ struct Converter {
          a->cf_index = cfn->cf_index;
          if (same)
             a->src = {then_v};
+         else if (then_first)
+            a->src = {bool_val, then_v, else_v};
          else
             a->src = {bool_val, else_v, then_v};
          a->dst = {d};
