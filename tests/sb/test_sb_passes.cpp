@@ -396,6 +396,34 @@ TEST(SbScheduler, ReductionIsScheduledAsOneUnitNotABarrier)
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(4, 6, 31, 0));
 }
 
+TEST(SbScheduler, CopyOfAReductionIntoAnotherChannelStays)
+{
+   /* The DOT4's x slot can only write .x: its copy into R2.y is not folded
+    * (the checker rejects a reduction slot writing another channel). */
+   auto dot = [](unsigned slot, bool write) {
+      return alu(AluOp::DOT4_IEEE, slot, dst(3, slot, write), src_gpr(1, slot),
+                 src_gpr(1, slot));
+   };
+   Program p = program(kEg, {alu_clause({group({dot(0, true), dot(1, false), dot(2, false),
+                                                dot(3, false)}),
+                                          group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(3, 0))})}),
+                             export_done(2)});
+   std::string dump;
+   auto out = run_passes(p, &dump);
+   ASSERT_TRUE(out);
+   EXPECT_EQ(dump, "cf 0 ALU\n"
+                   "  group 0\n"
+                   "    0: __.x = DOT4_IEEE R1.x, R1.x\n"
+                   "    1: __.y = DOT4_IEEE R1.y, R1.y\n"
+                   "    2: __.z = DOT4_IEEE R1.z, R1.z\n"
+                   "    3: __.w = DOT4_IEEE R1.w, R1.w\n"
+                   "  group 1\n"
+                   "    4: R2.y = MOV @0\n"
+                   "cf 1 EXPORT_DONE\n");
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in)[0], vec4f(0, 30, 0, 0));
+}
+
 TEST(SbReadPorts, FourRegistersOnOneChannelDoNotFit)
 {
    /* Per cycle one register per channel, three cycles: R1..R4 .x cannot

@@ -303,7 +303,7 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
  * entering value get the usual weak edge to X and nothing in between
  * needs to be checked.  The MOV leaves `ids` and `v` (positions are
  * renumbered). */
-void fold_copies(AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v)
+void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v)
 {
    const size_t n = ids.size();
    std::vector<uint8_t> gone(n, 0);
@@ -321,6 +321,9 @@ void fold_copies(AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v)
          continue;
       const unsigned d = unsigned(v.def_key[i]);
       AluNode &xn = cl.nodes[ids[x]];
+      /* A reduction's slots are fixed, and so is the channel each writes. */
+      if (alu_is_reduction(chip, xn.bc.op) && d % 4 != xn.bc.slot)
+         continue;
       xn.bc.dst.gpr = uint8_t(d / 4);
       xn.bc.dst.chan = uint8_t(d % 4);
       xn.bc.dst.write = true;
@@ -895,7 +898,7 @@ std::vector<uint8_t> liftable_groups(ChipClass chip, const AluClause &cl)
             ok = false;
          else if (slot < kSlotT && alu_is_reduction(chip, nd.bc.op)) {
             ok = plain_node(chip, nd, true) && (red_op < 0 || red_op == int(nd.bc.op)) &&
-                 nd.bc.slot == slot && (!nd.writes_gpr() || nd.bc.dst.chan == slot);
+                 nd.bc.slot == slot && nd.bc.dst.chan == slot;
             red_op = int(nd.bc.op);
             red_slots |= 1u << slot;
          } else {
@@ -925,7 +928,7 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
          return true;
       ValueInfo v;
       analyze(cl, run, after[run_end], v);
-      fold_copies(cl, run, v);
+      fold_copies(chip, cl, run, v);
       ValueScheduler s(chip, cl, std::move(run), std::move(v), after[run_end],
                        prev_fixed ? &prev_fixed->original : nullptr, prev_fixed);
       run.clear();
