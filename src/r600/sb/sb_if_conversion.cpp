@@ -14,7 +14,9 @@
  * the groups of both sides move to the end of the clause that held it, and
  * each phi becomes CNDE_INT(cond, else_value, then_value) defining the phi's
  * own value, so nothing after the region needs renaming (a MOV when both
- * sides give the same value: no select needed).
+ * sides give the same value: no select needed).  An integer compare of x
+ * with zero needs no SETcc: the PRED_SET goes and the selects test x with
+ * CNDE_INT, CNDGT_INT or CNDGE_INT.
  *
  * CNDE_INT rather than CNDE even for a float condition: the float SETcc
  * result is exactly 1.0 or +0.0, whose integer zero test is the same as the
