@@ -235,6 +235,10 @@ bool schedule_clause_registers(ChipClass chip, AluClause &cl, Diagnostics &diags
 unsigned key_of(unsigned sel, unsigned chan) { return sel * 4 + (chan & 3); }
 
 constexpr unsigned kNoReg = ~0u;
+/* Destination of a local not yet given a register while its group is
+ * built: no operand names it, so the builder never mistakes it for the
+ * producer of a register read through PV (OP3 always counts as writing). */
+constexpr uint8_t kUnassigned = 255;
 constexpr unsigned kPvOnly = ~1u;
 constexpr unsigned kGprAllocLast = 122; /* ra_init's range; 123 is left alone */
 constexpr size_t kMaxTries = 64;        /* candidates tried per group */
@@ -297,8 +301,8 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
    }
 }
 
-/* MOV D, X where X is a local read only by this MOV and the MOV's result
- * is what D holds after the run: X writes D itself.  In value terms X
+/* MOV D, X where X is a local and the MOV's result is what D holds after
+ * the run: X writes D itself (and X's other readers read D).  In value terms X
  * simply becomes the run's last definition of D, so the readers of D's
  * entering value get the usual weak edge to X and nothing in between
  * needs to be checked.  The MOV leaves `ids` and `v` (positions are
@@ -310,6 +314,14 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
    std::vector<int> alias(n);
    for (size_t i = 0; i < n; i++)
       alias[i] = int(i);
+   /* Last position reading each register's entering value. */
+   std::unordered_map<unsigned, size_t> last_entry_read;
+   for (size_t i = 0; i < n; i++)
+      for (unsigned s = 0; s < 3; s++)
+         if (v.src_def[i][s] == -1) {
+            const Value &val = cl.nodes[ids[i]].src[s].value;
+            last_entry_read[key_of(val.sel, val.chan)] = i;
+         }
    bool any = false;
    for (size_t i = 0; i < n; i++) {
       AluNode &m = cl.nodes[ids[i]];
@@ -317,19 +329,43 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
           m.src[0].abs || m.src[0].rel || m.bc.dst.clamp || m.bc.dst.omod)
          continue;
       const int x = v.src_def[i][0];
-      if (x < 0 || !v.local[x] || v.readers[x].size() != 1)
+      if (x < 0 || !v.local[x])
          continue;
       const unsigned d = unsigned(v.def_key[i]);
       AluNode &xn = cl.nodes[ids[x]];
       /* A reduction's slots are fixed, and so is the channel each writes. */
       if (alu_is_reduction(chip, xn.bc.op) && d % 4 != xn.bc.slot)
          continue;
+      if (v.readers[x].size() > 1) {
+         /* X's other readers will read D.  D's entering value must then be
+          * read no later than X's own group: such a reader that depended
+          * on X would have to come both before and after it. */
+         size_t end = size_t(x);
+         while (end < n && cl.nodes[ids[end]].group == xn.group)
+            end++;
+         auto it = last_entry_read.find(d);
+         if (it != last_entry_read.end() && it->second >= end)
+            continue;
+      }
+      std::vector<uint32_t> readers;
+      for (uint32_t r : v.readers[x]) {
+         if (r == i)
+            continue;
+         readers.push_back(r);
+         for (unsigned s = 0; s < 3; s++)
+            if (v.src_def[r][s] == x) {
+               Value &val = cl.nodes[ids[r]].src[s].value;
+               val.sel = uint16_t(d / 4);
+               val.chan = uint8_t(d % 4);
+            }
+      }
+      readers.insert(readers.end(), v.readers[i].begin(), v.readers[i].end());
       xn.bc.dst.gpr = uint8_t(d / 4);
       xn.bc.dst.chan = uint8_t(d % 4);
       xn.bc.dst.write = true;
       v.def_key[x] = int(d);
       v.local[x] = 0;
-      v.readers[x] = v.readers[i];
+      v.readers[x] = std::move(readers);
       m.dead = true;
       m.folded_into = int32_t(ids[x]);
       gone[i] = 1;
@@ -549,7 +585,7 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
          slot = nd.bc.slot < kSlotT && !try_used[nd.bc.slot] ? int(nd.bc.slot) : -1;
          if (slot >= 0 && flexible(x)) {
             nd.bc.dst.write = false;
-            nd.bc.dst.gpr = 0;
+            nd.bc.dst.gpr = kUnassigned;
             nd.bc.dst.chan = uint8_t(slot);
          }
       } else if (flexible(x)) {
@@ -565,7 +601,7 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
             slot = kSlotT;
          if (slot >= 0) {
             nd.bc.dst.write = false;
-            nd.bc.dst.gpr = 0;
+            nd.bc.dst.gpr = kUnassigned;
             nd.bc.dst.chan = uint8_t(slot == kSlotT ? 0 : slot);
          }
       } else {
@@ -782,6 +818,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
       if (flexible(uint32_t(i))) {
          if (reg_[i] == kPvOnly) {
             nd.bc.dst.write = false;
+            nd.bc.dst.gpr = 0;
          } else {
             nd.bc.dst.write = true;
             nd.bc.dst.gpr = uint8_t(reg_[i] / 4);
@@ -911,7 +948,7 @@ std::vector<uint8_t> liftable_groups(ChipClass chip, const AluClause &cl)
 }
 
 /* The whole clause on values; false leaves `cl` to be restored. */
-bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out)
+bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out, bool lift)
 {
    const std::vector<LiveSet> after = live_after_groups(chip, cl, live_out);
    for (AluNode &nd : cl.nodes) {
@@ -935,10 +972,11 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       return s.run(out);
    };
    std::vector<GroupNode> source = cl.groups;
-   const std::vector<uint8_t> lift = liftable_groups(chip, cl);
+   const std::vector<uint8_t> lifted =
+      lift ? liftable_groups(chip, cl) : std::vector<uint8_t>(source.size(), 0);
    for (size_t gi = 0; gi < source.size(); gi++) {
       const GroupNode &g = source[gi];
-      if (g.fixed && !lift[gi]) {
+      if (g.fixed && !lifted[gi]) {
          if (!flush())
             return false;
          out.push_back(g);
@@ -969,8 +1007,15 @@ bool post_scheduler(Shader &sh, Diagnostics &diags)
       CfNode &c = sh.cf[ci];
       if (!c.is_alu)
          continue;
+      /* A reduction's operands keep their channels: the registers given
+       * to locals it reads can leave no bank swizzle for it.  Then the
+       * clause goes again with reductions verbatim (their operands then
+       * keep their registers), and last in register order. */
       AluClause saved = c.alu;
-      if (schedule_clause_values(sh.chip, c.alu, live_out[ci]))
+      if (schedule_clause_values(sh.chip, c.alu, live_out[ci], true))
+         continue;
+      c.alu = saved;
+      if (schedule_clause_values(sh.chip, c.alu, live_out[ci], false))
          continue;
       c.alu = std::move(saved);
       if (!schedule_clause_registers(sh.chip, c.alu, diags))
