@@ -442,6 +442,54 @@ TEST(SbFinalize, SelfMovesAreDropped)
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
 }
 
+TEST(SbFinalize, PortCopiesCountAgainstTheClauseLimit)
+{
+   /* 116 filler groups, then the DOT4 of Dot4WithoutABankSwizzleReadsCopies
+    * allocated onto channel x of R4..R11: without its eight port copies the
+    * clause would be 128 slots; with them it must split, never exceed 128. */
+   AluInstr dot[4];
+   for (unsigned c = 0; c < 4; c++)
+      dot[c] = alu(AluOp::DOT4, c, dst(5, c, c == 0), src_gpr(2, c), src_gpr(3, c));
+   std::vector<AluGroup> gs;
+   for (int i = 0; i < 116; i++)
+      gs.push_back(group({alu(AluOp::ADD, kSlotX, dst(14, 0), src_gpr(14, 0), one())}));
+   gs.push_back(group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), one()),
+                       alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(1, 1), one()),
+                       alu(AluOp::ADD, kSlotZ, dst(2, 2), src_gpr(1, 0), src_gpr(1, 1)),
+                       alu(AluOp::MOV, kSlotW, dst(2, 3), one())}));
+   gs.push_back(group({alu(AluOp::MUL, kSlotX, dst(3, 0), src_gpr(1, 1), src_gpr(1, 1)),
+                       alu(AluOp::ADD, kSlotY, dst(3, 1), src_gpr(1, 0), src_gpr(1, 0)),
+                       alu(AluOp::MOV, kSlotZ, dst(3, 2), src_gpr(1, 1)),
+                       alu(AluOp::MOV, kSlotW, dst(3, 3), src_gpr(1, 0))}));
+   gs.push_back(group({dot[0], dot[1], dot[2], dot[3]}));
+   Program p = program(kEg, {alu_clause(gs), export_done(5)});
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   Allocation a = identity_allocation(*sh);
+   for (unsigned r = 2; r <= 3; r++)
+      for (unsigned chan = 0; chan < 4; chan++)
+         a.reg[sh->value_id(sh->var_id(VarKind::Gpr, r, chan), 1)] =
+            RegAssign{int16_t(4 + (r - 2) * 4 + chan), 0};
+   Program out;
+   ASSERT_TRUE(bc_finalize(*sh, a, vs_info(kEg), out, d)) << d.str();
+   std::vector<unsigned> slots;
+   for (const CfInstr &c : out.cf) {
+      if (c.groups.empty())
+         continue;
+      unsigned n = 0;
+      for (const AluGroup &g : c.groups)
+         n += unsigned(g.instrs.size() + (g.literals.size() + 1) / 2);
+      slots.push_back(n);
+   }
+   /* 116 + 8 split ADD/MUL/MOVs; then 8 copies + the DOT4. */
+   EXPECT_EQ(slots, (std::vector<unsigned>{124, 12}));
+   EXPECT_TRUE(validate_program(out, vs_info(kEg), d)) << d.str();
+   EXPECT_EQ(outputs_of(out, vs_info(kEg), lanes()), outputs_of(p, vs_info(kEg), lanes()));
+}
+
 TEST(SbFinalize, ClausesSplitAt128Slots)
 {
    /* Two clauses of 100 groups merge into one ALU stream, split at the

@@ -153,6 +153,9 @@ struct PGroup {
    bool loads_ar = false, uses_ar = false;
    bool sets_pred = false, uses_pred = false;
    bool sets_exec = false;
+   /* Slots flush() may add before the group: the copies port_copies makes
+    * when no bank swizzle serves it. */
+   unsigned port_slots = 0;
 };
 
 using Line = std::pair<unsigned, unsigned>; /* (bank, constant / 16) */
@@ -184,7 +187,7 @@ bool plan_locks(const std::set<Line> &lines, unsigned max_sets, std::array<KCach
 
 unsigned group_slots(const PGroup &g)
 {
-   return unsigned(g.instrs.size() + (g.literals.size() + 1) / 2);
+   return unsigned(g.instrs.size() + (g.literals.size() + 1) / 2 + g.port_slots);
 }
 
 class Finalizer {
@@ -728,6 +731,17 @@ bool Finalizer::add_group(PGroup g)
 {
    if (g.literals.size() > 4)
       return fail("more than four literals in one group");
+   /* The copies flush() adds for a group no bank swizzle serves count
+    * against the clause's 128 slots now, or the clause may overflow (a
+    * kcache operand is still a placeholder read of R0 here, which can only
+    * overestimate them). */
+   {
+      std::vector<AluInstr> probe = g.instrs;
+      if (!assign_bank_swizzles(chip_, probe)) {
+         auto copies = port_copies(probe);
+         g.port_slots = copies ? unsigned(copies->size()) : 0;
+      }
+   }
    std::set<Line> lines = pending_lines_;
    std::set<Line> own;
    for (const KRef &k : g.krefs) {
