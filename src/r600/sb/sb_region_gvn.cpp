@@ -20,6 +20,7 @@
  * a folded constant is by construction what the hardware model computes.
  */
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <optional>
 #include <string>
@@ -126,18 +127,24 @@ bool probe_pure_op(ChipClass chip, AluOp op)
    return emu::alu_eval(chip, op, 0, 0, 0, r);
 }
 
-/* Asked for every instruction: probed once per chip and op. */
-bool pure_op(ChipClass chip, AluOp op)
+/* A probe of the emulator's model remembered per chip and op, probed on
+ * first use: probing every op up front cost the first shader of a process
+ * more than the rest of sb.  Entries are atomics (0 = not probed yet), so
+ * threads racing on one entry store the same answer without a data race. */
+template <bool (*Probe)(ChipClass, AluOp)> bool memo_probe(ChipClass chip, AluOp op)
 {
-   static const std::vector<bool> table = [] {
-      std::vector<bool> t(kNumChipClasses * kNumAluOps);
-      for (unsigned c = 0; c < kNumChipClasses; c++)
-         for (unsigned o = 0; o < kNumAluOps; o++)
-            t[c * kNumAluOps + o] = probe_pure_op(ChipClass(c), AluOp(o));
-      return t;
-   }();
-   return table[chip_index(chip) * kNumAluOps + unsigned(op)];
+   static std::atomic<int8_t> table[kNumChipClasses * kNumAluOps];
+   std::atomic<int8_t> &e = table[chip_index(chip) * kNumAluOps + unsigned(op)];
+   int8_t v = e.load(std::memory_order_relaxed);
+   if (v == 0) {
+      v = Probe(chip, op) ? 1 : 2;
+      e.store(v, std::memory_order_relaxed);
+   }
+   return v == 1;
 }
+
+/* Asked for every instruction. */
+bool pure_op(ChipClass chip, AluOp op) { return memo_probe<probe_pure_op>(chip, op); }
 
 /* Commutative for value numbering and rule matching: flagged so in the ISA
  * description and, in the emulator's model, giving the same float (up to
@@ -162,18 +169,7 @@ bool probe_commutative(ChipClass chip, AluOp op)
    return true;
 }
 
-/* Probed once per chip and op (a thread-safe static). */
-bool commutative(ChipClass chip, AluOp op)
-{
-   static const std::vector<bool> table = [] {
-      std::vector<bool> t(kNumChipClasses * kNumAluOps);
-      for (unsigned c = 0; c < kNumChipClasses; c++)
-         for (unsigned o = 0; o < kNumAluOps; o++)
-            t[c * kNumAluOps + o] = probe_commutative(ChipClass(c), AluOp(o));
-      return t;
-   }();
-   return table[chip_index(chip) * kNumAluOps + unsigned(op)];
-}
+bool commutative(ChipClass chip, AluOp op) { return memo_probe<probe_commutative>(chip, op); }
 
 /* The result does not depend on clamp/omod being applied as a float: the
  * rewrite to MOV (a float-destination op) would otherwise apply them where
