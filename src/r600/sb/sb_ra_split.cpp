@@ -503,11 +503,13 @@ void collect_movs_and_chans(const RegionShader &sh, const Node *n, RaContext &ct
 } // namespace
 
 /* The GPRs whose entry values the hardware may load (inputs, barycentrics,
- * R0's system values); empty when that is not known. */
+ * R0's system values); empty when that is not known.  An info without
+ * inputs is taken as unknown: tools that optimize bare bytecode (sbcc
+ * optimize, the bench's .bin.hex files) have no input layout to give. */
 std::vector<bool> preloaded_gprs(const ShaderInfo *info)
 {
-   if (!info || (info->stage != tgsi::Processor::Vertex &&
-                 info->stage != tgsi::Processor::Fragment))
+   if (!info || info->inputs.empty() ||
+       (info->stage != tgsi::Processor::Vertex && info->stage != tgsi::Processor::Fragment))
       return {};
    std::vector<bool> p(kRaMaxGprs, false);
    p[0] = true;
