@@ -363,8 +363,9 @@ TEST(SbScheduler, ReductionIsScheduledAsOneUnitNotABarrier)
 {
    /* A DOT4 used to keep its group verbatim and split the clause.  Now it
     * is a four-slot unit: the MOV before it joins its trans slot, the MUL
-    * after it and the DOT4's reader share the next group, and the DOT4's
-    * result, read once through PV, needs no register. */
+    * after it and the DOT4's reader share the next group (the reader of
+    * PV placed first), and the DOT4's result, read once through PV, needs
+    * no register. */
    auto dot = [](unsigned slot, bool write) {
       return alu(AluOp::DOT4_IEEE, slot, dst(3, slot, write), src_gpr(1, slot),
                  src_gpr(1, slot));
@@ -388,8 +389,8 @@ TEST(SbScheduler, ReductionIsScheduledAsOneUnitNotABarrier)
                    "    4: __.w = DOT4_IEEE R1.w, R1.w\n"
                    "    0: R2.x = MOV R1.w\n"
                    "  group 1\n"
-                   "    5: R2.y = MUL R1.y, R1.z\n"
                    "    6: R2.z = ADD @1, I249\n"
+                   "    5: R2.y = MUL R1.y, R1.z\n"
                    "cf 1 EXPORT_DONE\n");
    const std::vector<Vec4> in = {vec4f(1, 2, 3, 4), vec4f(-2, 0.5f, 8, 0)};
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));

@@ -736,8 +736,16 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
    chan_mask_.assign(n, 0);
    reg_.assign(n, kNoReg);
 
+   /* Critical path first; among equals, units reading a result of the
+    * group just placed (PV/PS: no read port, and the value may need no
+    * register at all), then program order. */
+   std::vector<uint8_t> reads_prev(n, 0);
    auto prio = [&](uint32_t a, uint32_t b) {
-      return height_[a] != height_[b] ? height_[a] > height_[b] : a < b;
+      if (height_[a] != height_[b])
+         return height_[a] > height_[b];
+      if (reads_prev[a] != reads_prev[b])
+         return reads_prev[a] > reads_prev[b];
+      return a < b;
    };
    std::vector<uint32_t> ready, later;
    for (size_t i = 0; i < n; i++)
@@ -746,6 +754,15 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
    size_t remaining = n;
    while (remaining) {
       cur_ = unsigned(groups_.size());
+      for (uint32_t u : ready) {
+         reads_prev[u] = 0;
+         for (uint32_t x : members_[u])
+            for (unsigned q = 0; q < 3; q++) {
+               const int d = v_.src_def[x][q];
+               if (d >= 0 && cur_ > 0 && group_of_[d] == cur_ - 1)
+                  reads_prev[u] = 1;
+            }
+      }
       std::sort(ready.begin(), ready.end(), prio);
       unsigned demanded[4] = {};
       for (uint32_t u : ready)
