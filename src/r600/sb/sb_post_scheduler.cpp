@@ -1,19 +1,31 @@
 /*
- * post_scheduler: repacks ALU nodes into VLIW groups.
+ * post_scheduler: repacks ALU nodes into VLIW groups and gives the values
+ * that live inside one run of a clause their final registers.
  *
- * Works clause by clause on each run of non-fixed groups (fixed groups are
- * barriers and keep their place).  Dependences come from the register
- * reads and writes in source order, with the hardware's group semantics:
- * every instruction of a group reads before any writes, so a write may
- * share a group with an earlier read of the same register (anti
- * dependence, "weak"), while a read after a write or a second write needs
- * a later group ("strong").
+ * Works clause by clause on each run of non-fixed groups; fixed groups are
+ * barriers and keep their place, except four-slot reductions (and plain
+ * groups only kept for a reduction's PV read), which become one unit with
+ * their slots kept.  Groups read all operands before any slot writes.
  *
- * Groups are filled greedily in program order from a bounded window of the
- * oldest unscheduled nodes (so the pass is linear in the clause size): a
- * node goes into its destination channel's vector slot or the trans slot,
- * and stays only if the group can still be materialized (read ports,
- * literals, trans constant rules).
+ * On values (the normal path): a definition is local when a later one in
+ * the run replaces it or its register is dead after the run.  Locals are
+ * renamed apart, so only true dependences remain, plus "weak" edges that
+ * keep the run's last write of a live register from preceding the readers
+ * of the value that entered the run.  A MOV of a local into a live-out
+ * register is folded into the local's producer first.  Units are list-
+ * scheduled by critical path (ties: readers of the previous group's
+ * results, then program order) into the vector slots (a local's channel
+ * follows the slot it gets) and trans; a group keeps a node only if it can
+ * still be materialized (read ports and bank swizzles, four literals,
+ * constant pairs, trans rules).  Once the group after a local's group is
+ * known, the local gets no register if all its readers are there (PV/PS),
+ * else a clause temporary (not on R600), else the lowest GPR channel free
+ * over its range; registers live across the run are never touched.
+ *
+ * If a clause cannot be done so (no bank swizzle, no register), it is
+ * tried again with reductions verbatim, and last with the register-order
+ * packer below: dependences on registers as written, groups filled
+ * greedily in program order from a 32-node window.
  */
 #include <algorithm>
 #include <string_view>
