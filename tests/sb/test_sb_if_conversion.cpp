@@ -1091,6 +1091,87 @@ TEST(SbIfConversion, ConstantTableFeedsTheSelects)
       << c.after;
 }
 
+TEST(SbIfConversion, WorkBothSidesDoAlikeRunsOnce)
+{
+   /* Both sides compute t = y + 1 and then differ: r.x = t * 0.5 on THEN,
+    * r.x = t * t on ELSE.  ELSE's ADD is left to dce: its MUL reads THEN's
+    * t, and r.y (t on both sides) needs no select. */
+   Converted c = convert(
+      if_then_else({group({alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(1, 1), one())}),
+                    group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(2, 1), src_inline(kSrc_0_5))})},
+                   {group({alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(1, 1), one())}),
+                    group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(2, 1), src_gpr(2, 1))})}),
+      kFloatInputs);
+   EXPECT_EQ(c.count, 1u);
+   EXPECT_EQ(c.after,
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = 0\n"
+             "    y: MOV R2.y.1 = 0\n"
+             "cf 1 ALU_PUSH_BEFORE\n"
+             "  group\n"
+             "    x: SETGT T8.1 = R1.x.0, 0\n"
+             "  group\n"
+             "    y: ADD R2.y.2 = R1.y.0, 1.0\n"
+             "  group\n"
+             "    x: MUL R2.x.2 = R2.y.2, 0.5\n"
+             "  group\n"
+             "    y: ADD R2.y.3 = R1.y.0, 1.0\n"
+             "  group\n"
+             "    x: MUL R2.x.3 = R2.y.2, R2.y.2\n"
+             "  group\n"
+             "    x: CNDE_INT R2.x.4 = T8.1, R2.x.3, R2.x.2\n"
+             "  group\n"
+             "    y: MOV R2.y.4 = R2.y.2\n"
+             "cf 6 EXPORT_DONE R2.x.4, R2.y.4, R2.z.0, R2.w.0\n");
+}
+
+/* The same in TGSI through the whole SSA stage: both sides normalize the
+ * input by one RSQ and differ after it.  The pipeline's result agrees with
+ * the plain code in the emulator, and the RSQ runs once. */
+TEST(SbIfConversion, SharedSideWorkRunsLikeThePlainCode)
+{
+   std::string text = "FRAG\n"
+                      "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                      "DCL OUT[0], COLOR\n"
+                      "DCL TEMP[0..2]\n"
+                      "IMM[0] FLT32 {    0.5000,     0.2500,     0.0000,    -0.7500}\n"
+                      "  0: FSLT TEMP[1].x, IN[0].xxxx, IMM[0].zzzz\n"
+                      "  1: UIF TEMP[1].xxxx :5\n"
+                      "  2:   RSQ TEMP[2].x, |IN[0].yyyy|\n"
+                      "  3:   MUL TEMP[0], IN[0], TEMP[2].xxxx\n"
+                      "  4: ELSE :7\n"
+                      "  5:   RSQ TEMP[2].x, |IN[0].yyyy|\n"
+                      "  6:   MAD TEMP[0], IN[0], TEMP[2].xxxx, IMM[0].yyyy\n"
+                      "  7: ENDIF\n"
+                      "  8: MOV OUT[0], TEMP[0]\n"
+                      "  9: END\n";
+   for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
+      WholeStats st;
+      compile_and_convert(text, "rsq", chip, st);
+      EXPECT_EQ(st.failures, "");
+      EXPECT_EQ(st.ifs, 1u);
+      EXPECT_EQ(st.converted, 1u);
+      EXPECT_EQ(st.compared, 1u);
+      /* RSQs in the tree before conversion, and after conversion and dce. */
+      unsigned rsq[2] = {};
+      with_plain_bytecode(text, "rsq", chip, [&](const Program &p, const ShaderInfo &) {
+         Diagnostics d;
+         auto sh = region_parse(p, {}, d);
+         ASSERT_TRUE(sh) << d.str();
+         ssa_prepare(*sh);
+         ssa_rename(*sh);
+         rsq[0] = count_lines(region_dump(*sh), "RECIPSQRT");
+         IfConversionStats ic;
+         ASSERT_TRUE(if_conversion(*sh, d, &ic) && dce_cleanup(*sh, d)) << d.str();
+         EXPECT_EQ(ic.converted, 1u);
+         rsq[1] = count_lines(region_dump(*sh), "RECIPSQRT");
+      });
+      EXPECT_EQ(rsq[0], 2u);
+      EXPECT_EQ(rsq[1], 1u);
+   }
+}
+
 /* An if with 30 MADs on each side, in TGSI: converted once, and the
  * pipeline's result agrees with the plain code in the emulator. */
 TEST(SbIfConversion, ThirtyInstructionSidesRunLikeThePlainCode)

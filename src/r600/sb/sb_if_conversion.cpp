@@ -62,14 +62,11 @@ namespace {
 /* Instructions (plain copies not counted) over both sides of a convertible if. */
 constexpr unsigned kMaxRealAlu = 400;
 /* Sharing the work both sides of a converted if do alike (try_convert).
- * Measured on the CYPRESS corpus with bc_finalize counting the scratch
- * copies a DOT4 may need against the 128-slot clause limit: alu_groups
- * -0.6 %, cf -0.5 %, dw -3.3 %, gprs +0.1 %.  Without that, bc_finalize
- * emits clauses of up to 134 slots where the copies land in a full clause
- * (the validator rejects them and the shader falls back to the
- * clause-local stage), and sharing makes that happen in 24 dolphin
- * ubershader VS instead of 9, so it stays off until bc_finalize is fixed. */
-constexpr bool kShareSideWork = false;
+ * It was off while bc_finalize did not count the scratch copies a DOT4
+ * may need against the 128-slot clause limit (sharing made more dolphin
+ * ubershader VS clauses overflow and fall back); bc_finalize counts them
+ * now. */
+constexpr bool kShareSideWork = true;
 /* THEN-side constant copies feeding phis from which selects read constants. */
 constexpr unsigned kMinConstCopies = 4;
 
@@ -458,8 +455,7 @@ struct Converter {
       /* Work both sides do alike (the same ADD or RSQ at the start of THEN
        * and ELSE) runs once: ELSE's instruction is left to dce and its
        * readers, and the phis, read THEN's result.  Only instructions of
-       * groups that need not stay whole (a DOT4 keeps its slots).  Off
-       * while kShareSideWork is false (see there). */
+       * groups that need not stay whole (a DOT4 keeps its slots). */
       std::map<std::string, const Node *> then_work;
       std::map<ValueKey, Value> same_as;
       for (const Node *cf : dep_then->children)
