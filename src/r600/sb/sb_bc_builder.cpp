@@ -22,24 +22,46 @@ constexpr uint8_t kVecCycle[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0},
                                      {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
 constexpr uint8_t kTransCycle[4][3] = {{2, 1, 0}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1}};
 
-struct PortState {
-   int gpr[3][4];
-   int cfile[4][2];
-   PortState()
-   {
-      for (auto &c : gpr)
-         for (int &x : c)
-            x = -1;
-      for (auto &c : cfile)
-         c[0] = c[1] = -1;
-   }
+/* The search below is run for every candidate the post_scheduler tries,
+ * so everything that does not depend on the bank swizzle is worked out
+ * once per group: constant-file pairs and the trans slot's constant count
+ * are the same whichever swizzles are chosen (a group failing them fails
+ * under all of them), and what is left per (instruction, swizzle) is a
+ * short list of GPR read-port claims.  The depth-first order over
+ * instructions and swizzles is the one the hardware tables list, so the
+ * first legal assignment found is always the same. */
+constexpr unsigned kMaxSearch = 16; /* instructions: a group has five slots */
+
+struct Claim {
+   uint8_t port; /* cycle * 4 + channel */
+   uint8_t sel;
 };
+
+struct Choice {
+   uint8_t n;  /* claims, or kBad */
+   Claim c[3];
+};
+
+constexpr uint8_t kBad = 0xff;
 
 class SwizzleSearch {
  public:
    SwizzleSearch(ChipClass chip, std::vector<AluInstr> &g) : chip_(chip), g_(g) {}
 
-   bool run() { return place(0, PortState()); }
+   bool run()
+   {
+      if (g_.size() > kMaxSearch)
+         return false;
+      if (!prepare())
+         return false;
+      int16_t ports[12];
+      std::fill(ports, ports + 12, int16_t(-1));
+      if (!place(0, ports))
+         return false;
+      for (size_t i = 0; i < g_.size(); i++)
+         g_[i].bank_swizzle = chosen_[i];
+      return true;
+   }
 
  private:
    bool is_const_port(unsigned sel) const
@@ -48,83 +70,93 @@ class SwizzleSearch {
       return k == SrcKind::KCache || k == SrcKind::ConstFile;
    }
 
-   bool take_cfile(PortState &p, unsigned sel, unsigned chan) const
+   bool take_cfile(int (&cfile)[4][2], unsigned sel, unsigned chan) const
    {
       /* R700 and later pair channels xy / zw on two constant ports. */
       const bool r700 = chip_ != ChipClass::R600;
       const int n = r700 ? 2 : 4;
       const int elem = r700 ? int(chan / 2) : int(chan);
       for (int r = 0; r < n; r++) {
-         if (p.cfile[r][0] == -1) {
-            p.cfile[r][0] = int(sel);
-            p.cfile[r][1] = elem;
+         if (cfile[r][0] == -1) {
+            cfile[r][0] = int(sel);
+            cfile[r][1] = elem;
             return true;
          }
-         if (p.cfile[r][0] == int(sel) && p.cfile[r][1] == elem)
+         if (cfile[r][0] == int(sel) && cfile[r][1] == elem)
             return true;
       }
       return false;
    }
 
-   static bool take_gpr(PortState &p, unsigned sel, unsigned chan, unsigned cycle)
+   /* The swizzle-independent rules, and the claims of every choice. */
+   bool prepare()
    {
-      int &port = p.gpr[cycle][chan & 3];
-      if (port != -1 && port != int(sel))
-         return false;
-      port = int(sel);
-      return true;
-   }
-
-   bool fits(const AluInstr &in, unsigned bs, PortState &p) const
-   {
-      const unsigned nsrc = alu_op_info(in.op).num_src;
-      if (in.slot != kSlotT) {
+      int cfile[4][2];
+      for (auto &c : cfile)
+         c[0] = c[1] = -1;
+      for (size_t i = 0; i < g_.size(); i++) {
+         const AluInstr &in = g_[i];
+         const unsigned nsrc = std::min(unsigned(alu_op_info(in.op).num_src), 3u);
+         bool gpr[3] = {}, reg[3] = {};
+         unsigned consts = 0;
          for (unsigned s = 0; s < nsrc; s++) {
             const AluSrc &src = in.src[s];
-            if (src.sel <= kSrcGPRLast) {
-               if (s == 1 && src.sel == in.src[0].sel && src.chan == in.src[0].chan)
-                  continue;
-               if (!take_gpr(p, src.sel, src.chan, kVecCycle[bs][s]))
-                  return false;
-            } else if (is_const_port(src.sel) && !take_cfile(p, src.sel, src.chan)) {
+            gpr[s] = src.sel <= kSrcGPRLast;
+            reg[s] = gpr[s] || src.sel == kSrc_PV || src.sel == kSrc_PS;
+            if (gpr[s])
+               continue;
+            const bool cport = is_const_port(src.sel);
+            if (cport || (src.sel >= kSrc_0 && src.sel <= kSrc_LITERAL))
+               consts++;
+            if (cport && !take_cfile(cfile, src.sel, src.chan))
                return false;
+         }
+         const bool trans = in.slot == kSlotT;
+         if (trans && consts > 2)
+            return false;
+         nchoice_[i] = trans ? 4 : 6;
+         for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
+            Choice &ch = choice_[i][bs];
+            ch.n = 0;
+            for (unsigned s = 0; s < nsrc; s++) {
+               const AluSrc &src = in.src[s];
+               const unsigned cycle = trans ? kTransCycle[bs][s] : kVecCycle[bs][s];
+               if (trans && reg[s] && cycle < consts) {
+                  ch.n = kBad;
+                  break;
+               }
+               if (!gpr[s])
+                  continue;
+               if (!trans && s == 1 && src.sel == in.src[0].sel && src.chan == in.src[0].chan)
+                  continue;
+               ch.c[ch.n++] = Claim{uint8_t(cycle * 4 + (src.chan & 3)), uint8_t(src.sel)};
             }
          }
-         return true;
-      }
-      unsigned consts = 0;
-      for (unsigned s = 0; s < nsrc; s++) {
-         const AluSrc &src = in.src[s];
-         if (is_const_port(src.sel) || (src.sel >= kSrc_0 && src.sel <= kSrc_LITERAL)) {
-            if (++consts > 2)
-               return false;
-         }
-         if (is_const_port(src.sel) && !take_cfile(p, src.sel, src.chan))
-            return false;
-      }
-      for (unsigned s = 0; s < nsrc; s++) {
-         const AluSrc &src = in.src[s];
-         const unsigned cycle = kTransCycle[bs][s];
-         const bool reg = src.sel <= kSrcGPRLast || src.sel == kSrc_PV || src.sel == kSrc_PS;
-         if (reg && cycle < consts)
-            return false;
-         if (src.sel <= kSrcGPRLast && !take_gpr(p, src.sel, src.chan, cycle))
-            return false;
       }
       return true;
    }
 
-   bool place(size_t i, const PortState &p)
+   bool place(size_t i, const int16_t (&p)[12])
    {
       if (i == g_.size())
          return true;
-      AluInstr &in = g_[i];
-      const unsigned n = in.slot == kSlotT ? 4 : 6;
-      for (unsigned bs = 0; bs < n; bs++) {
-         PortState q = p;
-         if (!fits(in, bs, q))
+      for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
+         const Choice &ch = choice_[i][bs];
+         if (ch.n == kBad)
             continue;
-         in.bank_swizzle = uint8_t(bs);
+         int16_t q[12];
+         std::copy(p, p + 12, q);
+         bool ok = true;
+         for (unsigned k = 0; k < ch.n && ok; k++) {
+            int16_t &port = q[ch.c[k].port];
+            if (port != -1 && port != ch.c[k].sel)
+               ok = false;
+            else
+               port = ch.c[k].sel;
+         }
+         if (!ok)
+            continue;
+         chosen_[i] = uint8_t(bs);
          if (place(i + 1, q))
             return true;
       }
@@ -133,6 +165,9 @@ class SwizzleSearch {
 
    ChipClass chip_;
    std::vector<AluInstr> &g_;
+   Choice choice_[kMaxSearch][6];
+   unsigned nchoice_[kMaxSearch];
+   uint8_t chosen_[kMaxSearch];
 };
 
 } // namespace
@@ -144,17 +179,30 @@ bool assign_bank_swizzles(ChipClass chip, std::vector<AluInstr> &group)
 
 namespace {
 
+/* forwarded: set when an operand was turned into PV/PS, the only thing
+ * a retry without the previous group can change. */
 std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
                                     const std::vector<uint32_t> &nodes,
                                     const std::vector<uint8_t> &slots, const AluGroup *prev,
-                                    const GroupNode *prev_nodes)
+                                    const GroupNode *prev_nodes, bool &forwarded)
 {
-   std::vector<std::pair<uint8_t, uint32_t>> order;
+   /* Called for every candidate the post_scheduler tries: the slot order
+    * is sorted on the stack, not in a heap vector. */
+   std::pair<uint8_t, uint32_t> small[kMaxSearch];
+   std::vector<std::pair<uint8_t, uint32_t>> big;
+   std::pair<uint8_t, uint32_t> *order = small;
+   if (nodes.size() > kMaxSearch) {
+      big.resize(nodes.size());
+      order = big.data();
+   }
    for (size_t i = 0; i < nodes.size(); i++)
-      order.push_back({slots[i], nodes[i]});
-   std::sort(order.begin(), order.end());
+      order[i] = {slots[i], nodes[i]};
+   std::sort(order, order + nodes.size());
    AluGroup g;
-   for (const auto &[slot, id] : order) {
+   g.instrs.reserve(nodes.size());
+   for (size_t oi = 0; oi < nodes.size(); oi++) {
+      const uint8_t slot = order[oi].first;
+      const uint32_t id = order[oi].second;
       const AluNode &n = cl.nodes[id];
       AluInstr in = n.bc;
       in.slot = slot;
@@ -192,6 +240,7 @@ std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
                       p.dst.gpr == o.value.sel && p.dst.chan == o.value.chan) {
                      src.sel = p.slot == kSlotT ? kSrc_PS : kSrc_PV;
                      src.chan = p.slot == kSlotT ? 0 : p.slot;
+                     forwarded = true;
                      break;
                   }
                }
@@ -231,10 +280,13 @@ std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
    /* PV/PS usually frees read ports, but in the trans slot it competes with
     * constants for the early cycles: without forwarding the group may fit
     * where it did not with it. */
-   if (auto g = materialize(chip, cl, nodes, slots, prev, prev_nodes))
+   bool forwarded = false;
+   if (auto g = materialize(chip, cl, nodes, slots, prev, prev_nodes, forwarded))
       return g;
-   if (prev)
-      return materialize(chip, cl, nodes, slots, nullptr, nullptr);
+   /* Without a GPR read turned into PV/PS the retry would build the same
+    * group (or fail on the same literal or PV-only operand). */
+   if (prev && forwarded)
+      return materialize(chip, cl, nodes, slots, nullptr, nullptr, forwarded);
    return std::nullopt;
 }
 
