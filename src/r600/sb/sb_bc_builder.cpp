@@ -181,10 +181,9 @@ namespace {
 
 /* forwarded: set when an operand was turned into PV/PS, the only thing
  * a retry without the previous group can change. */
-std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
-                                    const std::vector<uint32_t> &nodes,
-                                    const std::vector<uint8_t> &slots, const AluGroup *prev,
-                                    const GroupNode *prev_nodes, bool &forwarded)
+bool materialize(ChipClass chip, const AluClause &cl, const std::vector<uint32_t> &nodes,
+                 const std::vector<uint8_t> &slots, const AluGroup *prev,
+                 const GroupNode *prev_nodes, bool &forwarded, AluGroup &g)
 {
    /* Called for every candidate the post_scheduler tries: the slot order
     * is sorted on the stack, not in a heap vector. */
@@ -198,8 +197,9 @@ std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
    for (size_t i = 0; i < nodes.size(); i++)
       order[i] = {slots[i], nodes[i]};
    std::sort(order, order + nodes.size());
-   AluGroup g;
-   g.instrs.reserve(nodes.size());
+   g.instrs.clear();
+   g.literals.clear();
+   g.literal_pad = 0;
    for (size_t oi = 0; oi < nodes.size(); oi++) {
       const uint8_t slot = order[oi].first;
       const uint32_t id = order[oi].second;
@@ -224,7 +224,7 @@ std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
             auto it = std::find(g.literals.begin(), g.literals.end(), o.value.bits);
             if (it == g.literals.end()) {
                if (g.literals.size() == 4)
-                  return std::nullopt;
+                  return false;
                g.literals.push_back(o.value.bits);
                it = g.literals.end() - 1;
             }
@@ -250,11 +250,11 @@ std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
             /* A value the scheduler left in PV/PS only: its producer must
              * sit in the group just before. */
             if (!prev || !prev_nodes || o.rel)
-               return std::nullopt;
+               return false;
             auto it = std::find(prev_nodes->nodes.begin(), prev_nodes->nodes.end(),
                                 uint32_t(o.value.node));
             if (it == prev_nodes->nodes.end() || prev_nodes->fixed)
-               return std::nullopt;
+               return false;
             const uint8_t ps = prev_nodes->slots[size_t(it - prev_nodes->nodes.begin())];
             src.sel = ps == kSlotT ? kSrc_PS : kSrc_PV;
             src.chan = ps == kSlotT ? 0 : ps;
@@ -265,29 +265,38 @@ std::optional<AluGroup> materialize(ChipClass chip, const AluClause &cl,
       }
       g.instrs.push_back(in);
    }
-   if (!assign_bank_swizzles(chip, g.instrs))
-      return std::nullopt;
-   return g;
+   return assign_bank_swizzles(chip, g.instrs);
 }
 
 } // namespace
+
+bool materialize_group_into(ChipClass chip, const AluClause &cl,
+                            const std::vector<uint32_t> &nodes,
+                            const std::vector<uint8_t> &slots, const AluGroup *prev,
+                            const GroupNode *prev_nodes, AluGroup &out)
+{
+   /* PV/PS usually frees read ports, but in the trans slot it competes with
+    * constants for the early cycles: without forwarding the group may fit
+    * where it did not with it. */
+   bool forwarded = false;
+   if (materialize(chip, cl, nodes, slots, prev, prev_nodes, forwarded, out))
+      return true;
+   /* Without a GPR read turned into PV/PS the retry would build the same
+    * group (or fail on the same literal or PV-only operand). */
+   if (prev && forwarded)
+      return materialize(chip, cl, nodes, slots, nullptr, nullptr, forwarded, out);
+   return false;
+}
 
 std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
                                           const std::vector<uint32_t> &nodes,
                                           const std::vector<uint8_t> &slots,
                                           const AluGroup *prev, const GroupNode *prev_nodes)
 {
-   /* PV/PS usually frees read ports, but in the trans slot it competes with
-    * constants for the early cycles: without forwarding the group may fit
-    * where it did not with it. */
-   bool forwarded = false;
-   if (auto g = materialize(chip, cl, nodes, slots, prev, prev_nodes, forwarded))
-      return g;
-   /* Without a GPR read turned into PV/PS the retry would build the same
-    * group (or fail on the same literal or PV-only operand). */
-   if (prev && forwarded)
-      return materialize(chip, cl, nodes, slots, nullptr, nullptr, forwarded);
-   return std::nullopt;
+   AluGroup g;
+   if (!materialize_group_into(chip, cl, nodes, slots, prev, prev_nodes, g))
+      return std::nullopt;
+   return g;
 }
 
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl)

@@ -69,6 +69,13 @@ std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
                                           const AluGroup *prev,
                                           const GroupNode *prev_nodes = nullptr);
 
+/* The same into `out` (contents replaced; false: `out` is garbage), so a
+ * caller trying many candidates reuses one group's storage. */
+bool materialize_group_into(ChipClass chip, const AluClause &cl,
+                            const std::vector<uint32_t> &nodes,
+                            const std::vector<uint8_t> &slots, const AluGroup *prev,
+                            const GroupNode *prev_nodes, AluGroup &out);
+
 /* All groups of a clause in hardware form (fixed ones verbatim). */
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl);
 

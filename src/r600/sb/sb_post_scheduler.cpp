@@ -462,6 +462,7 @@ class ValueScheduler {
    std::vector<int> pending_, last_read_, last_write_;
    std::vector<GroupNode> groups_;
    std::optional<AluGroup> last_hw_;
+   AluGroup scratch_;
    std::vector<uint32_t> pos_of_; /* node id -> position */
    unsigned cur_ = 0;
 };
@@ -633,15 +634,19 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
       g.nodes.push_back(ids_[x]);
       g.slots.push_back(uint8_t(slot));
    }
-   auto m = materialize_group(chip_, cl_, g.nodes, g.slots,
-                              groups_.empty() ? prev_hw_ : &*last_hw_,
-                              groups_.empty() ? prev_fixed_nodes_ : &groups_.back());
-   if (!m) {
+   /* Every candidate is materialized: into one scratch group that trades
+    * storage with `mat`, so the trials allocate nothing once warm. */
+   if (!materialize_group_into(chip_, cl_, g.nodes, g.slots,
+                               groups_.empty() ? prev_hw_ : &*last_hw_,
+                               groups_.empty() ? prev_fixed_nodes_ : &groups_.back(),
+                               scratch_)) {
       g.nodes.resize(old);
       g.slots.resize(old);
       return false;
    }
-   mat = std::move(m);
+   if (!mat)
+      mat.emplace();
+   std::swap(*mat, scratch_);
    std::copy(try_used, try_used + 5, used);
    return true;
 }
@@ -760,6 +765,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
       return a < b;
    };
    std::vector<uint32_t> ready, later;
+   std::optional<AluGroup> mat; /* the group being filled, in hardware form */
    for (size_t i = 0; i < n; i++)
       if (unit_[i] == i && npred_[i] == 0)
          ready.push_back(uint32_t(i));
@@ -783,7 +789,6 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
                demanded[cl_.nodes[ids_[x]].bc.dst.chan & 3]++;
       GroupNode g;
       bool used[5] = {};
-      std::optional<AluGroup> mat;
       std::vector<uint32_t> now;
       size_t tries = 0;
       for (size_t k = 0; k < ready.size() && tries < kMaxTries; k++) {
@@ -827,7 +832,8 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
             chan_mask_[i] = used_mask;
       }
       groups_.push_back(std::move(g));
-      last_hw_ = std::move(mat);
+      /* mat holds this group (g is not empty, so a unit was accepted). */
+      std::swap(last_hw_, mat);
       if (cur_ > 0 && !assign_group(cur_ - 1))
          return false;
       std::vector<uint32_t> next;
