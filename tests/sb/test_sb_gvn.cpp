@@ -227,6 +227,61 @@ TEST(SbGvn, RepeatedComputationsReadTheFirst)
              "cf 1 EXPORT_DONE R2.x.1, R2.y.1, R2.z.1, R2.w.0\n");
 }
 
+/* DOT4 over R1 and `b`, writing R<gpr>.x; `swap` puts b first in slot y. */
+AluGroup dot(unsigned gpr, unsigned b, bool swap = false)
+{
+   std::vector<AluInstr> d;
+   for (uint8_t c = 0; c < 4; c++) {
+      AluSrc x = src_gpr(1, c), y = src_gpr(b, c);
+      if (swap && c == 1)
+         std::swap(x, y);
+      d.push_back(alu(AluOp::DOT4_IEEE, c, dst(gpr, c, c == 0), x, y));
+   }
+   return group(d);
+}
+
+TEST(SbGvn, RepeatedDotProductsReadTheFirst)
+{
+   /* The same dot product twice (operands of a slot swapped: a product
+    * commutes exactly) becomes a copy, and so does the RSQ of it; a dot
+    * product of other operands stays. */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({dot(3, 2),
+                  group({alu(AluOp::RECIPSQRT_IEEE, kSlotT, dst(3, 1), src_gpr(3, 0))}),
+                  dot(4, 2, true),
+                  group({alu(AluOp::RECIPSQRT_IEEE, kSlotT, dst(4, 1), src_gpr(4, 0))}),
+                  dot(5, 1)}),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(3, 1)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(4, 1)),
+                         alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(5, 0))})}),
+      export_done(2),
+   });
+   EXPECT_EQ(run(p),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: DOT4_IEEE R3.x.1 = R1.x.0, R2.x.0\n"
+             "    y: DOT4_IEEE _ = R1.y.0, R2.y.0\n"
+             "    z: DOT4_IEEE _ = R1.z.0, R2.z.0\n"
+             "    w: DOT4_IEEE _ = R1.w.0, R2.w.0\n"
+             "  group\n"
+             "    t: RECIPSQRT_IEEE R3.y.1 = R3.x.1\n"
+             "  group\n"
+             "    x: MOV R4.x.1 = R3.x.1\n"
+             "  group\n"
+             "    t: MOV R4.y.1 = R3.y.1\n"
+             "  group\n"
+             "    x: DOT4_IEEE R5.x.1 = R1.x.0, R1.x.0\n"
+             "    y: DOT4_IEEE _ = R1.y.0, R1.y.0\n"
+             "    z: DOT4_IEEE _ = R1.z.0, R1.z.0\n"
+             "    w: DOT4_IEEE _ = R1.w.0, R1.w.0\n"
+             "cf 1 ALU\n"
+             "  group\n"
+             "    x: MOV R2.x.1 = R3.y.1\n"
+             "    y: MOV R2.y.1 = R3.y.1\n"
+             "    z: MOV R2.z.1 = R5.x.1\n"
+             "cf 2 EXPORT_DONE R3.y.1, R3.y.1, R5.x.1, R2.w.0\n");
+}
+
 TEST(SbGvn, ValuesInsideAnIfAreNotUsedAfterIt)
 {
    /* t = a * b before the if is reused inside it; u = a + b inside the if
@@ -1108,6 +1163,49 @@ TEST(SbGvnWhole, ShaderTestStages)
       EXPECT_EQ(st.failures, "");
       EXPECT_GT(st.compared, 100u);
       EXPECT_LE(st.groups_gvn, st.groups_ssa);
+   }
+}
+
+/* A light vector normalized twice, as the dolphin ubershaders do in two
+ * arms of a switch: the second DP3 and RSQ read the first, and the code
+ * agrees with the plain bytecode in the emulator. */
+TEST(SbGvnWhole, RepeatedDotProductRunsLikeThePlainCode)
+{
+   const std::string text = "FRAG\n"
+                            "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                            "DCL OUT[0], COLOR\n"
+                            "DCL TEMP[0..3]\n"
+                            "  0: DP3 TEMP[0].x, IN[0].xyzz, IN[0].xyzz\n"
+                            "  1: RSQ TEMP[0].x, TEMP[0].xxxx\n"
+                            "  2: MUL TEMP[1].xyz, IN[0].xyzz, TEMP[0].xxxx\n"
+                            "  3: DP3 TEMP[2].x, IN[0].xyzz, IN[0].xyzz\n"
+                            "  4: RSQ TEMP[2].x, TEMP[2].xxxx\n"
+                            "  5: ADD TEMP[3].xyz, TEMP[1].xyzz, TEMP[2].xxxx\n"
+                            "  6: MOV TEMP[3].w, IN[0].wwww\n"
+                            "  7: MOV OUT[0], TEMP[3]\n"
+                            "  8: END\n";
+   for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
+      whole::Stats st;
+      whole::compile(text, "dp3", chip, st);
+      EXPECT_EQ(st.failures, "");
+      EXPECT_EQ(st.compared, 1u);
+      /* DOT4 slots and RSQs left after gvn and dce: one of each. */
+      std::string after;
+      with_plain_bytecode(text, "dp3", chip, [&](const Program &p, const ShaderInfo &) {
+         Parsed r = parse(p);
+         ASSERT_TRUE(r.sh) << r.error;
+         Diagnostics d;
+         ASSERT_TRUE(gvn(*r.sh, d) && dce_cleanup(*r.sh, d)) << d.str();
+         after = region_dump(*r.sh);
+      });
+      auto count = [&](const std::string &what) {
+         unsigned n = 0;
+         for (size_t at = after.find(what); at != std::string::npos; at = after.find(what, at + 1))
+            n++;
+         return n;
+      };
+      EXPECT_EQ(count("DOT4"), 4u) << after;
+      EXPECT_EQ(count("RECIPSQRT"), 1u) << after;
    }
 }
 

@@ -1126,6 +1126,49 @@ TEST(SbIfConversion, WorkBothSidesDoAlikeRunsOnce)
              "cf 6 EXPORT_DONE R2.x.4, R2.y.4, R2.z.0, R2.w.0\n");
 }
 
+TEST(SbIfConversion, PipelineEntryNumbersWorkOfSiblingIfsOnce)
+{
+   /* r.x = x > 0 ? y * y : 1.0; r.y = z > 0 ? y * y : 0.5.  The pipeline's
+    * entry (no stats) runs gvn over the converted code: one MUL is left
+    * after dce, and the tree computes what the unconverted one does. */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), zero()),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), zero())})}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 4),
+      alu_clause({group({alu(AluOp::MUL, kSlotX, dst(2, 0), src_gpr(1, 1), src_gpr(1, 1))})}),
+      cf_op(CfOp::ELSE, 6, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), one())})}, CfOp::ALU_POP_AFTER),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 2), zero())),
+      cf_op(CfOp::JUMP, 9),
+      alu_clause({group({alu(AluOp::MUL, kSlotY, dst(2, 1), src_gpr(1, 1), src_gpr(1, 1))})}),
+      cf_op(CfOp::ELSE, 11, 1),
+      alu_clause({group({alu(AluOp::MOV, kSlotY, dst(2, 1), src_inline(kSrc_0_5))})},
+                 CfOp::ALU_POP_AFTER),
+      export_done(2),
+   });
+   Diagnostics d;
+   auto ref = region_parse(p, {}, d);
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(ref && sh) << d.str();
+   for (RegionShader *s : {ref.get(), sh.get()}) {
+      ssa_prepare(*s);
+      ssa_rename(*s);
+   }
+   ASSERT_TRUE(if_conversion(*sh, d) && dce_cleanup(*sh, d)) << d.str();
+   const std::string after = region_dump(*sh);
+   EXPECT_EQ(count_lines(after, "MUL"), 1u) << after;
+   EXPECT_EQ(count_lines(after, "region"), 0u) << after;
+   const std::vector<std::array<uint32_t, 4>> inputs = {
+      {fbits(2.0f), fbits(3.0f), fbits(1.0f), 0},
+      {fbits(-1.0f), fbits(5.0f), fbits(-1.0f), 0},
+      {fbits(1.0f), fbits(-2.0f), fbits(-3.0f), 0},
+      {fbits(-1.0f), fbits(0.5f), fbits(4.0f), 0},
+   };
+   for (const auto &in : inputs)
+      EXPECT_EQ(run_tree(*ref, in), run_tree(*sh, in)) << "input " << in[0] << " " << in[2];
+}
+
 /* The same in TGSI through the whole SSA stage: both sides normalize the
  * input by one RSQ and differ after it.  The pipeline's result agrees with
  * the plain code in the emulator, and the RSQ runs once. */

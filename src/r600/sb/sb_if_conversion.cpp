@@ -646,9 +646,19 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stat
    return true;
 }
 
+/* The pipeline's entry (sb_core.cpp).  Converted sides now sit in one
+ * block, so the same work done by sibling or nested arms (not only at the
+ * start of THEN and ELSE, which try_convert shares) is numbered once by a
+ * second gvn: the dolphin ubershaders compute one light vector's DP3 and
+ * RSQ in several arms of a switch chain (CYPRESS corpus alu_groups
+ * 89603 -> 82815 together with gvn's numbering of whole dot products).
+ * The stats overload converts only, so its tests see conversion alone. */
 bool if_conversion(RegionShader &sh, Diagnostics &diags)
 {
-   return if_conversion(sh, diags, nullptr);
+   IfConversionStats st;
+   if (!if_conversion(sh, diags, &st))
+      return false;
+   return !st.converted || gvn(sh, diags);
 }
 
 } // namespace sbcc::r600::sb::region

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -369,6 +370,10 @@ struct Gvn {
    std::unordered_map<ValueKey, Value, ValueKeyHash> table;
    std::vector<ValueKey> scope_keys;
    std::vector<size_t> scope_marks;
+   /* Whole dot products (reduction groups), scoped like `table`. */
+   std::map<std::vector<OperandKey>, Value> dot_table;
+   std::vector<std::vector<OperandKey>> dot_scope_keys;
+   std::vector<size_t> dot_scope_marks;
 
    bool extendable(const Value &v) const
    {
@@ -683,6 +688,86 @@ struct Gvn {
       return key;
    }
 
+   /* A dot product the same operands computed before (the ubershaders'
+    * DP3 of one light vector in several arms, side by side once the arms
+    * are if-converted) becomes a copy of that result: the group shrinks to
+    * the one MOV of its written slot.  Only DOT4/DOT4_IEEE/MAX4 groups
+    * writing one result; operands keep their slots (the hardware's sum
+    * order), only the two operands within a slot are ordered, as a
+    * product commutes exactly. */
+   std::optional<std::vector<OperandKey>> dot_key(const Node *g, Node *&written) const
+   {
+      written = nullptr;
+      std::vector<OperandKey> key;
+      AluOp op = AluOp::ALU_NOP;
+      if (g->children.size() != 4)
+         return std::nullopt;
+      for (const Node *a : g->children) {
+         if (a->kind != NodeKind::Alu || !a->alu || a->src.size() != 2 || a->dst.size() != 1)
+            return std::nullopt;
+         const AluInstr &in = *a->alu;
+         if (in.op != AluOp::DOT4 && in.op != AluOp::DOT4_IEEE && in.op != AluOp::MAX4)
+            return std::nullopt;
+         if (op != AluOp::ALU_NOP && in.op != op)
+            return std::nullopt;
+         op = in.op;
+         if (in.pred_sel || in.update_exec_mask || in.update_pred)
+            return std::nullopt;
+         const Value &d = a->dst[0];
+         if (d.kind == ValueKind::Var) {
+            if (written || var_in_array(sh, d.var))
+               return std::nullopt;
+            written = const_cast<Node *>(a);
+         } else if (d.kind != ValueKind::None) {
+            return std::nullopt;
+         }
+         OperandKey k[2];
+         for (unsigned i = 0; i < 2; i++) {
+            const Value &v = a->src[i];
+            if (v.kind == ValueKind::Rel || v.kind == ValueKind::None ||
+                (v.kind == ValueKind::KCache && !v.resolved))
+               return std::nullopt;
+            k[i] = key_operand(v);
+         }
+         if (op != AluOp::MAX4 && k[1] < k[0])
+            std::swap(k[0], k[1]);
+         OperandKey slot;
+         slot.tag = 's';
+         slot.a = in.slot;
+         key.insert(key.end(), {slot, k[0], k[1]});
+      }
+      if (!written)
+         return std::nullopt;
+      /* Every slot gets the sum: which one writes it does not matter, only
+       * the clamp/omod applied where it is written. */
+      OperandKey o;
+      o.tag = 'o';
+      o.a = uint32_t(op);
+      o.b = written->alu->dst.clamp;
+      o.c = uint32_t(written->alu->dst.omod);
+      key.push_back(o);
+      return key;
+   }
+
+   /* True when the group became a copy of an earlier dot product. */
+   bool number_dot(Node *g)
+   {
+      Node *written = nullptr;
+      auto key = dot_key(g, written);
+      if (!key)
+         return false;
+      if (auto it = dot_table.find(*key); it != dot_table.end()) {
+         /* The key holds the written slot's clamp/omod: the earlier
+          * result has them applied already. */
+         replace(written, AluOp::MOV, {it->second}, false);
+         g->children = {written};
+         return true;
+      }
+      dot_table.emplace(*key, written->dst[0]);
+      dot_scope_keys.push_back(std::move(*key));
+      return false;
+   }
+
    void group(Node *g)
    {
       const bool fixed = fixed_group(sh.chip, g);
@@ -690,6 +775,15 @@ struct Gvn {
       for (Node *a : g->children)
          if (a->kind == NodeKind::Alu)
             rewrite_alu_operands(g, a, fixed, kept_whole);
+      if (fixed && number_dot(g)) {
+         /* Now a plain copy: recorded as one below. */
+         if (auto c = copy_source(g->children[0])) {
+            unsigned id = sh.value_id(g->children[0]->dst[0]);
+            if (id < copy.size())
+               copy[id] = *c;
+         }
+         return;
+      }
 
       std::vector<std::pair<ValueKey, Value>> pending;
       for (Node *a : g->children) {
@@ -728,7 +822,11 @@ struct Gvn {
       }
    }
 
-   void push_scope() { scope_marks.push_back(scope_keys.size()); }
+   void push_scope()
+   {
+      scope_marks.push_back(scope_keys.size());
+      dot_scope_marks.push_back(dot_scope_keys.size());
+   }
 
    void pop_scope()
    {
@@ -737,6 +835,12 @@ struct Gvn {
       while (scope_keys.size() > mark) {
          table.erase(scope_keys.back());
          scope_keys.pop_back();
+      }
+      size_t dmark = dot_scope_marks.back();
+      dot_scope_marks.pop_back();
+      while (dot_scope_keys.size() > dmark) {
+         dot_table.erase(dot_scope_keys.back());
+         dot_scope_keys.pop_back();
       }
    }
 
@@ -785,7 +889,7 @@ bool gvn(RegionShader &sh, Diagnostics &diags)
 {
    if (!check_numbered(sh, "gvn", diags))
       return false;
-   Gvn g{sh, {}, {}, {}, {}};
+   Gvn g{sh, {}, {}, {}, {}, {}, {}, {}};
    g.copy.resize(sh.num_values());
    g.walk(sh.root);
    return true;
