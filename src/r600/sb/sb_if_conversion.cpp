@@ -651,7 +651,7 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stat
  * start of THEN and ELSE, which try_convert shares) is numbered once by a
  * second gvn: the dolphin ubershaders compute one light vector's DP3 and
  * RSQ in several arms of a switch chain (CYPRESS corpus alu_groups
- * 89603 -> 82815 together with gvn's numbering of whole dot products).
+ * 89603 -> 88764 alone, 81621 with gvn's numbering of whole dot products).
  * The stats overload converts only, so its tests see conversion alone. */
 bool if_conversion(RegionShader &sh, Diagnostics &diags)
 {
