@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,38 @@ inline std::vector<Vec4> outputs_of(const Program &p, const ShaderInfo &info,
    for (const Lane &l : b.lanes)
       out.push_back(l.outputs[0]);
    return out;
+}
+
+/* 16 lanes whose inputs are drawn from [lo, hi) by seed, the lane index in
+ * the system values and zeroed outputs: the same batch for the source and
+ * the optimized program. */
+inline Batch random_lanes(const ShaderInfo &info, uint32_t seed, float lo, float hi)
+{
+   std::mt19937 rng(seed);
+   std::uniform_real_distribution<float> f(lo, hi);
+   Batch b;
+   for (unsigned l = 0; l < 16; l++) {
+      Lane lane;
+      for (size_t i = 0; i < info.inputs.size() + 1; i++)
+         lane.inputs.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+      lane.system_values.assign(4, vec4f(float(l), 0, 0, 1));
+      lane.outputs.assign(info.outputs.size() + 1, Vec4{0, 0, 0, 0});
+      b.lanes.push_back(lane);
+   }
+   return b;
+}
+
+/* Four constant buffers of 256 vectors drawn from [-2, 2) by seed. */
+inline Resources random_constants(uint32_t seed)
+{
+   Resources res;
+   std::mt19937 rng(seed);
+   std::uniform_real_distribution<float> f(-2.0f, 2.0f);
+   res.constants.resize(4);
+   for (auto &buf : res.constants)
+      for (unsigned i = 0; i < 256; i++)
+         buf.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+   return res;
 }
 
 inline unsigned num_groups(const Program &p)

@@ -1045,18 +1045,7 @@ std::optional<Program> optimize(const Program &p, const ShaderInfo &info, bool w
 
 Batch batch(const ShaderInfo &info)
 {
-   std::mt19937 rng(5);
-   std::uniform_real_distribution<float> f(-2.0f, 2.0f);
-   Batch b;
-   for (unsigned l = 0; l < 16; l++) {
-      Lane lane;
-      for (size_t i = 0; i <= info.inputs.size(); i++)
-         lane.inputs.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
-      lane.system_values.assign(4, vec4f(float(l), 0, 0, 1));
-      lane.outputs.assign(info.outputs.size() + 1, Vec4{0, 0, 0, 0});
-      b.lanes.push_back(lane);
-   }
-   return b;
+   return random_lanes(info, 5, -2.0f, 2.0f);
 }
 
 void stage(const Program &prog, const ShaderInfo &info, const std::string &what, Stats &st)
@@ -1080,13 +1069,7 @@ void stage(const Program &prog, const ShaderInfo &info, const std::string &what,
       st.failures += what + ": validator: " + d.str();
       return;
    }
-   Resources res;
-   std::mt19937 rng(11);
-   std::uniform_real_distribution<float> f(-2.0f, 2.0f);
-   res.constants.resize(4);
-   for (auto &buf : res.constants)
-      for (unsigned i = 0; i < 256; i++)
-         buf.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+   Resources res = random_constants(11);
    RunLimits lim;
    lim.max_loop_iterations = 256;
    Batch a = batch(info), b = batch(info), c = batch(info);

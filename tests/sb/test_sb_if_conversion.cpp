@@ -767,18 +767,7 @@ unsigned count_ifs(const Node *n)
 Batch make_batch(const ShaderInfo &info)
 {
    /* Inputs in [-1, 1) so conditions on them go both ways across lanes. */
-   std::mt19937 rng(3);
-   std::uniform_real_distribution<float> f(-1.0f, 1.0f);
-   Batch b;
-   for (unsigned l = 0; l < 16; l++) {
-      Lane lane;
-      for (size_t i = 0; i < info.inputs.size() + 1; i++)
-         lane.inputs.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
-      lane.system_values.assign(4, vec4f(float(l), 0, 0, 1));
-      lane.outputs.assign(info.outputs.size() + 1, Vec4{0, 0, 0, 0});
-      b.lanes.push_back(lane);
-   }
-   return b;
+   return random_lanes(info, 3, -1.0f, 1.0f);
 }
 
 /* Whether the pipeline finalizes the program without if_conversion: tells
@@ -888,13 +877,7 @@ void convert_stage(const Program &prog, const ShaderInfo &info, const std::strin
    }
    /* Run the plain program, then a finalized one; "" when they agree. */
    auto differs = [&](const Program &o, const ShaderInfo &oi, bool &runnable) -> std::string {
-      Resources res;
-      std::mt19937 rng(7);
-      std::uniform_real_distribution<float> f(-2.0f, 2.0f);
-      res.constants.resize(4);
-      for (auto &buf : res.constants)
-         for (unsigned i = 0; i < 256; i++)
-            buf.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+      Resources res = random_constants(7);
       RunLimits lim;
       lim.max_loop_iterations = 256;
       Batch a = make_batch(info), b = make_batch(info);

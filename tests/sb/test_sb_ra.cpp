@@ -848,18 +848,7 @@ Batch make_batch(const ShaderInfo &info, uint32_t seed)
 {
    /* [0, 1): the range the shader tests draw in (an address computed from
     * an input stays inside its array). */
-   std::mt19937 rng(seed);
-   std::uniform_real_distribution<float> f(0.0f, 1.0f);
-   Batch b;
-   for (unsigned l = 0; l < 16; l++) {
-      Lane lane;
-      for (size_t i = 0; i < info.inputs.size() + 1; i++)
-         lane.inputs.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
-      lane.system_values.assign(4, vec4f(float(l), 0, 0, 1));
-      lane.outputs.assign(info.outputs.size() + 1, Vec4{0, 0, 0, 0});
-      b.lanes.push_back(lane);
-   }
-   return b;
+   return random_lanes(info, seed, 0.0f, 1.0f);
 }
 
 void finalize_and_compare(const Program &prog, const ShaderInfo &info, const RegionShader &sh,
@@ -880,13 +869,7 @@ void finalize_and_compare(const Program &prog, const ShaderInfo &info, const Reg
       st.failures += what + ": validator: " + d.str();
       return;
    }
-   Resources res;
-   std::mt19937 rng(7);
-   std::uniform_real_distribution<float> f(-2.0f, 2.0f);
-   res.constants.resize(4);
-   for (auto &buf : res.constants)
-      for (unsigned i = 0; i < 256; i++)
-         buf.push_back(vec4f(f(rng), f(rng), f(rng), f(rng)));
+   Resources res = random_constants(7);
    RunLimits lim;
    lim.max_loop_iterations = 256;
    Batch a = make_batch(info, 1), b = make_batch(info, 1);
