@@ -251,6 +251,7 @@ class Finalizer {
    bool add_group(PGroup g);
    bool emit_whole(std::vector<PGroup> singles);
    bool whole_fits(std::vector<AluInstr> instrs) const;
+   bool whole_slot(AluInstr &in, unsigned &used) const;
    AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
    std::optional<std::vector<AluGroup>> port_copies(std::vector<AluInstr> &instrs) const;
    bool may_precede_exports(const Node *alu, const std::vector<const Node *> &exports) const;
@@ -651,22 +652,31 @@ std::optional<std::vector<AluGroup>> Finalizer::port_copies(std::vector<AluInstr
    return std::nullopt;
 }
 
+/* For an instruction of a group kept whole: its channel's vector slot, else
+ * trans (none on Cayman), among the slots not in used; false when neither
+ * is free. */
+bool Finalizer::whole_slot(AluInstr &in, unsigned &used) const
+{
+   const unsigned slots = alu_slots(chip_, in.op);
+   const unsigned chan = in.dst.chan & 3;
+   if ((slots & kSlotV) && !alu_is_trans_only(chip_, in.op) && !(used & (1u << chan)))
+      in.slot = uint8_t(chan);
+   else if ((slots & kSlotS) && chip_ != ChipClass::Cayman && !(used & (1u << kSlotT)))
+      in.slot = kSlotT;
+   else
+      return false;
+   used |= 1u << in.slot;
+   return true;
+}
+
 /* Whether the instructions can share one group on their channels' slots
  * (or trans) with a legal bank swizzle. */
 bool Finalizer::whole_fits(std::vector<AluInstr> instrs) const
 {
    unsigned used = 0;
-   for (AluInstr &in : instrs) {
-      const unsigned slots = alu_slots(chip_, in.op);
-      const unsigned chan = in.dst.chan & 3;
-      if ((slots & kSlotV) && !alu_is_trans_only(chip_, in.op) && !(used & (1u << chan)))
-         in.slot = uint8_t(chan);
-      else if ((slots & kSlotS) && chip_ != ChipClass::Cayman && !(used & (1u << kSlotT)))
-         in.slot = kSlotT;
-      else
+   for (AluInstr &in : instrs)
+      if (!whole_slot(in, used))
          return false;
-      used |= 1u << in.slot;
-   }
    std::sort(instrs.begin(), instrs.end(),
              [](const AluInstr &x, const AluInstr &y) { return x.slot < y.slot; });
    return assign_bank_swizzles(chip_, instrs);
@@ -682,15 +692,8 @@ bool Finalizer::emit_whole(std::vector<PGroup> singles)
    unsigned used = 0;
    for (PGroup &s : singles) {
       AluInstr in = s.instrs[0];
-      const unsigned slots = alu_slots(chip_, in.op);
-      const unsigned chan = in.dst.chan & 3;
-      if ((slots & kSlotV) && !alu_is_trans_only(chip_, in.op) && !(used & (1u << chan)))
-         in.slot = uint8_t(chan);
-      else if ((slots & kSlotS) && chip_ != ChipClass::Cayman && !(used & (1u << kSlotT)))
-         in.slot = kSlotT;
-      else
+      if (!whole_slot(in, used))
          return fail("a group swaps registers and cannot be kept whole on its channels");
-      used |= 1u << in.slot;
       for (KRef k : s.krefs) {
          k.instr = unsigned(g.instrs.size());
          g.krefs.push_back(k);

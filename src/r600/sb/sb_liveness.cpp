@@ -173,4 +173,15 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
    return true;
 }
 
+std::vector<LiveSet> live_out_or_all(const Shader &sh)
+{
+   std::vector<LiveSet> live_out;
+   if (!liveness(sh, live_out)) {
+      live_out.assign(sh.cf.size(), LiveSet());
+      for (LiveSet &l : live_out)
+         l.set();
+   }
+   return live_out;
+}
+
 } // namespace sbcc::r600::sb

@@ -35,6 +35,9 @@ bool gvn(Shader &sh, Diagnostics &diags);
 using LiveSet = std::bitset<128 * 4>;
 bool liveness(const Shader &sh, std::vector<LiveSet> &live_out,
               std::vector<LiveSet> *live_in = nullptr);
+/* live_out from liveness(), or every channel live after every CF where
+ * liveness cannot model the CF. */
+std::vector<LiveSet> live_out_or_all(const Shader &sh);
 
 /* Removes ALU nodes in non-fixed groups whose result nobody reads, using
  * liveness; empty groups disappear (a clause keeps at least one node). */

@@ -1032,12 +1032,7 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
 
 bool post_scheduler(Shader &sh, Diagnostics &diags)
 {
-   std::vector<LiveSet> live_out;
-   if (!liveness(sh, live_out)) {
-      live_out.assign(sh.cf.size(), LiveSet());
-      for (LiveSet &l : live_out)
-         l.set();
-   }
+   const std::vector<LiveSet> live_out = live_out_or_all(sh);
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       CfNode &c = sh.cf[ci];
       if (!c.is_alu)

@@ -140,27 +140,24 @@ struct Colourer {
                if (gpr[p] >= 0 && !ctx.reserved_gpr[gpr[p]] &&
                    std::find(order.begin(), order.end(), unsigned(gpr[p])) == order.end())
                   order.push_back(unsigned(gpr[p]));
-      for (unsigned g : order) {
+      auto place_in = [&](unsigned g) {
          std::vector<int> pick(open.size(), -1);
-         if (assign(open, busy_of, g, 0, taken, pick)) {
-            for (size_t i = 0; i < open.size(); i++) {
-               gpr[open[i]] = int(g);
-               chan[open[i]] = pick[i];
-            }
-            return true;
+         if (!assign(open, busy_of, g, 0, taken, pick))
+            return false;
+         for (size_t i = 0; i < open.size(); i++) {
+            gpr[open[i]] = int(g);
+            chan[open[i]] = pick[i];
          }
-      }
+         return true;
+      };
+      for (unsigned g : order)
+         if (place_in(g))
+            return true;
       for (unsigned g = pinned >= 0 ? unsigned(pinned) : 0; g < kRaMaxGprs; g++) {
          if (ctx.reserved_gpr[g] && int(g) != pinned)
             continue;
-         std::vector<int> pick(open.size(), -1);
-         if (assign(open, busy_of, g, 0, taken, pick)) {
-            for (size_t i = 0; i < open.size(); i++) {
-               gpr[open[i]] = int(g);
-               chan[open[i]] = pick[i];
-            }
+         if (place_in(g))
             return true;
-         }
          if (pinned >= 0)
             break;
       }

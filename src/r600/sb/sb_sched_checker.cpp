@@ -230,12 +230,7 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
 
 bool sched_checker(const Shader &sh, Diagnostics &diags)
 {
-   std::vector<LiveSet> live_out;
-   if (!liveness(sh, live_out)) {
-      live_out.assign(sh.cf.size(), LiveSet());
-      for (LiveSet &l : live_out)
-         l.set();
-   }
+   const std::vector<LiveSet> live_out = live_out_or_all(sh);
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       if (!sh.cf[ci].is_alu)
          continue;
