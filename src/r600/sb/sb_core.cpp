@@ -163,7 +163,11 @@ std::optional<Program> local_stage(const Program &prog, const ShaderInfo &info,
    });
    step("validate", [&] {
       auto words = assemble(out, pd);
-      return words && validate_program(out, info, pd);
+      if (!words || !validate_program(out, info, pd))
+         return false;
+      /* The image is built here anyway: its size is the dw statistic. */
+      st.dwords_after = unsigned(words->size());
+      return true;
    });
    if (!failed.empty())
       return std::nullopt;
@@ -230,11 +234,6 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
          st.log += ssa_msg;
    }
    const bool ok = out.has_value();
-   std::optional<std::vector<uint32_t>> words_after;
-   if (ok) {
-      Diagnostics ad;
-      words_after = assemble(*out, ad);
-   }
 
    const ShaderCounts before = count_program(prog);
    st.groups_before = before.alu_groups;
@@ -252,7 +251,6 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
    const ShaderCounts after = count_program(*out);
    st.groups_after = after.alu_groups;
    st.instrs_after = after.alu_instrs;
-   st.dwords_after = unsigned(words_after->size());
    st.gprs_after = program_gprs(*out);
    st.optimized = !opts.sb_dry;
    if (opts.sb_stat) {
