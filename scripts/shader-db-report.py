@@ -24,9 +24,12 @@ import re
 import statistics
 import sys
 
-# sb's sbstat columns (opt_*) under the names the other files use.
+# sb's sbstat columns (opt_*) under the names the other files use.  sb's own
+# "cf" counts only the CF instructions that are not clauses (exports, jumps,
+# loops), so it is kept as cf_other and "cf" becomes the count every other
+# file means: cf_other + alu_clauses + fetch_clauses.
 SBSTAT_NAMES = {"dw": "dw", "gpr": "gprs", "stk": "stack", "alu_groups": "alu_groups",
-                "cf": "cf", "alu": "alu", "fetch": "fetch", "alu_clauses": "alu_clauses",
+                "cf": "cf_other", "alu": "alu", "fetch": "fetch", "alu_clauses": "alu_clauses",
                 "fetch_clauses": "fetch_clauses"}
 
 STAGES = {"vertex": "vs", "fragment": "fs", "geometry": "gs", "compute": "cs",
@@ -106,6 +109,9 @@ def read_mesa_csv(path):
                     values[col] = int(val)
                 except ValueError:
                     continue
+            if sbstat and "cf_other" in values:
+                values["cf"] = (values["cf_other"] + values.get("alu_clauses", 0)
+                                + values.get("fetch_clauses", 0))
             data[(row["shader"], STAGES.get(row["stage"], row["stage"]))] = values
     return data
 
