@@ -8,6 +8,7 @@
  * parse -> ssa -> dce -> RA with the checker.
  */
 #include <algorithm>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -808,6 +809,143 @@ TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
              "T11.1: R1.z\n"
              "T12.1: R1.w\n");
    EXPECT_EQ(r.alloc.num_gprs, 3u);
+}
+
+TEST(SbRa, LoopPhiEntryValueLiveAfterTheLoop)
+{
+   /* v = x * 0.5; w = v; i = 0; loop { if (i >= 4) break; v = y + 0.5;
+    * i += 1 } out = (v + w, i).  After gvn reads w as v's first version,
+    * that version is both loop_phi source 0 and live past the loop, so it
+    * interferes with the phi: only its entry copy can share the phi's
+    * register.  ra_split once listed the phi's values before that copy
+    * replaced source 0, and ra_coalesce refused the phi (the bench's
+    * generated loops fell back to the clause-local stage). */
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(3, 0), zero()),
+                         alu(AluOp::MUL, kSlotY, dst(4, 1), src_gpr(1, 0),
+                             src_inline(kSrc_0_5))}),
+                  group({alu(AluOp::MOV, kSlotY, dst(5, 1), src_gpr(4, 1))})}),
+      cf_op(CfOp::LOOP_START_DX10, 8),
+      push_if(pred(AluOp::PRED_SETGE, src_gpr(3, 0), src_literal(0))),
+      cf_op(CfOp::JUMP, 6, 1),
+      cf_op(CfOp::LOOP_BREAK),
+      cf_op(CfOp::POP, 6, 1),
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(3, 0), one()),
+                         alu(AluOp::ADD, kSlotY, dst(4, 1), src_gpr(1, 1),
+                             src_inline(kSrc_0_5))})}),
+      cf_op(CfOp::LOOP_END, 2),
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(4, 1), src_gpr(5, 1)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(3, 0))})}),
+      export_done(2),
+   });
+   p.cf[2].groups[0].literals = {0x40800000};
+   ShaderInfo info = vs_info(ChipClass::Evergreen);
+
+   Parsed sh = ssa(p);
+   ASSERT_TRUE(sh);
+   Diagnostics d;
+   ASSERT_TRUE(gvn(*sh, d)) << d.str();
+   ASSERT_TRUE(dce_cleanup(*sh, d)) << d.str();
+   RaContext ctx;
+   Allocation alloc;
+   ASSERT_TRUE(ra_split(*sh, ctx, d, &info)) << d.str();
+   EXPECT_EQ(region_dump(*sh),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: MOV R3.x.1 = 0\n"
+             "    y: MUL R4.y.1 = R1.x.0, 0.5\n"
+             "cf 1 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T15.1 = R3.x.1\n"
+             "  group\n"
+             "    x: MOV T16.1 = R4.y.1\n"
+             "region #0 loop (departs 1, repeats 1)\n"
+             "  loop_phi R3.x.2 = T15.1, T13.1\n"
+             "  loop_phi R4.y.2 = T16.1, T14.1\n"
+             "  repeat #0 -> region #0\n"
+             "    cf 2 ALU_PUSH_BEFORE\n"
+             "      group\n"
+             "        x: PRED_SETGE _, EXEC.1, PRED.1 = R3.x.2, 0x40800000\n"
+             "    region #1 (departs 2, repeats 0)\n"
+             "      depart #1 -> region #1\n"
+             "        if EXEC.1\n"
+             "          depart #0 -> region #1\n"
+             "            depart #0 -> region #0\n"
+             "              cf 0 ALU (new)\n"
+             "                group\n"
+             "                  x: MOV T11.1 = R3.x.2\n"
+             "                group\n"
+             "                  x: MOV T12.1 = R4.y.2\n"
+             "    cf 6 ALU\n"
+             "      group\n"
+             "        x: ADD R3.x.3 = R3.x.2, 1.0\n"
+             "        y: ADD R4.y.3 = R1.y.0, 0.5\n"
+             "    cf 0 ALU (new)\n"
+             "      group\n"
+             "        x: MOV T13.1 = R3.x.3\n"
+             "      group\n"
+             "        x: MOV T14.1 = R4.y.3\n"
+             "  phi R3.x.4 = T11.1\n"
+             "  phi R4.y.4 = T12.1\n"
+             "cf 8 ALU\n"
+             "  group\n"
+             "    x: ADD R2.x.1 = R4.y.4, R4.y.1\n"
+             "cf 9 ALU (new)\n"
+             "  group\n"
+             "    x: MOV T17.1 = R2.x.1\n"
+             "  group\n"
+             "    x: MOV T18.1 = R3.x.4\n"
+             "cf 9 EXPORT_DONE T17.1, T18.1, _, _\n");
+   /* The loop_phi's values as ra_coalesce must merge them: the phi, the
+    * entry copy and the repeat's copy (not the copied value itself). */
+   auto n = value_names(*sh);
+   std::string forced;
+   for (const auto &f : ctx.forced) {
+      for (unsigned v : f)
+         forced += n[v] + " ";
+      forced += "\n";
+   }
+   EXPECT_EQ(forced, "R3.x.4 T11.1 \n"
+                     "R4.y.4 T12.1 \n"
+                     "R3.x.2 T15.1 T13.1 \n"
+                     "R4.y.2 T16.1 T14.1 \n");
+   ASSERT_TRUE(ra_coalesce(*sh, ctx, d)) << d.str();
+   ASSERT_TRUE(ra_init(*sh, ctx, alloc, d)) << d.str();
+   ASSERT_TRUE(ra_checker(*sh, alloc, d)) << d.str();
+   EXPECT_EQ(assignment(*sh, alloc),
+             "R3.x.1: R0.y\n"
+             "R3.x.2: R0.y\n"
+             "R3.x.3: R0.y\n"
+             "R3.x.4: R0.y\n"
+             "R1.x.0: R1.x\n"
+             "R4.y.1: R0.x\n"
+             "R4.y.2: R0.z\n"
+             "R4.y.3: R0.z\n"
+             "R4.y.4: R0.z\n"
+             "R1.y.0: R1.y\n"
+             "R2.x.1: R0.x\n"
+             "T11.1: R0.y\n"
+             "T12.1: R0.z\n"
+             "T13.1: R0.y\n"
+             "T14.1: R0.z\n"
+             "T15.1: R0.y\n"
+             "T16.1: R0.z\n"
+             "T17.1: R0.x\n"
+             "T18.1: R0.y\n");
+   EXPECT_EQ(alloc.num_gprs, 2u);
+
+   Program out;
+   ASSERT_TRUE(bc_finalize(*sh, alloc, info, out, d)) << d.str();
+   ShaderInfo fin = info;
+   fin.num_gprs = alloc.num_gprs;
+   std::vector<Vec4> in;
+   for (float x : {0.5f, -1.0f, 3.0f})
+      in.push_back(Vec4{std::bit_cast<uint32_t>(x), std::bit_cast<uint32_t>(x * 0.25f), 0, 0});
+   std::vector<Vec4> want = outputs_of(p, info, in);
+   EXPECT_EQ(outputs_of(out, fin, in), want);
+   /* out.x = (y + 0.5) + x * 0.5, out.y = 4 */
+   EXPECT_EQ(want[0][0], std::bit_cast<uint32_t>(0.625f + 0.25f));
+   EXPECT_EQ(want[0][1], std::bit_cast<uint32_t>(4.0f));
 }
 
 /* ---------------------------------------------------------------------- */

@@ -132,6 +132,13 @@ struct Splitter {
    }
 
    std::vector<std::vector<Ref>> forced, vecs;
+   /* Per forced entry, the phi or loop_phi it comes from (null: a psi).
+    * A loop_phi's source 0 is replaced by its copy only after the region
+    * itself was processed (the copy goes before the region, in its
+    * parent), so phi entries are read from the nodes once the whole tree
+    * is done; reading them earlier kept the uncopied source, which may be
+    * live past the loop and then cannot share the phi's register. */
+   std::vector<const Node *> forced_phi;
    std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre; /* value -> gpr, chan */
    std::vector<std::pair<Ref, Ref>> psi_pairs;
    std::vector<Ref> fetch_dsts; /* results of fetches outside arrays */
@@ -354,6 +361,7 @@ struct Splitter {
                   before.push_back(copy_group(psi->src[2], t));
                   psi->src[2] = t;
                   forced.push_back({ref(d), ref(psi->src[1]), ref(t)});
+                  forced_phi.push_back(nullptr);
                   psi_pairs.push_back({ref(psi->src[1]), ref(t)});
                }
             }
@@ -405,17 +413,26 @@ struct Splitter {
          for (Node *p : n->phi)
             if (alloc(p->dst[0])) {
                forced.emplace_back();
-               forced.back().push_back(ref(p->dst[0]));
-               for (const Value &s : p->src)
-                  forced.back().push_back(ref(s));
+               forced_phi.push_back(p);
             }
          for (Node *p : n->loop_phi)
             if (alloc(p->dst[0])) {
                forced.emplace_back();
-               forced.back().push_back(ref(p->dst[0]));
-               for (const Value &s : p->src)
-                  forced.back().push_back(ref(s));
+               forced_phi.push_back(p);
             }
+      }
+   }
+
+   /* The phi entries of `forced`, from the final sources. */
+   void fill_forced_phis()
+   {
+      for (size_t i = 0; i < forced.size(); i++) {
+         const Node *p = forced_phi[i];
+         if (!p)
+            continue;
+         forced[i].push_back(ref(p->dst[0]));
+         for (const Value &v : p->src)
+            forced[i].push_back(ref(v));
       }
    }
 };
@@ -533,6 +550,7 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    s.process(sh.root);
    if (!s.ok)
       return false;
+   s.fill_forced_phis();
    sh.number_values();
    /* One count of readers serves the dead constant MOVs and the unread
     * fetch results (dce_cleanup already ran: every reader is live). */
