@@ -9,6 +9,7 @@
  * holds none.  Phi, loop_phi and psi need their values in one channel.
  */
 #include <algorithm>
+#include <deque>
 #include <string>
 
 #include "r600/sb/sb_ra.h"
@@ -30,6 +31,13 @@ struct Checker {
    bool loud = true;
    unsigned cf = 0;
    std::vector<State> exit_acc, repeat_acc, rep_prev;
+   /* Working states of the ifs being walked, one per nesting level (a
+    * deque: outer walks hold references into it while it grows). */
+   std::deque<State> if_states;
+   unsigned if_depth = 0;
+   /* Register channels tracked: those of the GPRs the allocation or the
+    * inputs use (the rest never hold a value anyone reads). */
+   size_t num_slots = 0;
    std::vector<std::pair<int, unsigned>> names; /* value id -> (var, version) */
    std::vector<const Node *> psi_of;            /* predicated result -> psi */
    /* Value ids through plain copies: a register holding a copy's source
@@ -86,6 +94,10 @@ struct Checker {
 
    void use(const Value &v, const State &st)
    {
+      /* Reads change no state: the quiet passes that settle loop states
+       * skip them (they could only report, and quiet passes do not). */
+      if (!loud)
+         return;
       if (reg_value(v)) {
          int s = slot(v);
          int id = canon[sh.value_id(v)];
@@ -116,7 +128,7 @@ struct Checker {
             return;
          unsigned id = sh.value_id(v);
          /* A predicated write lands on the old value the psi merges with. */
-         if (id < psi_of.size() && psi_of[id]) {
+         if (loud && id < psi_of.size() && psi_of[id]) {
             const Node *psi = psi_of[id];
             if (reg_value(psi->src[2]) && slot(psi->src[2]) == s)
                use(psi->src[2], st);
@@ -145,6 +157,8 @@ struct Checker {
    void phi_sources(const std::vector<Node *> &phis, unsigned idx, State &st)
    {
       for (const Node *p : phis) {
+         if (!loud)
+            break;
          if (!reg_value(p->dst[0]) || idx >= p->src.size())
             continue;
          int s = slot(p->dst[0]);
@@ -194,7 +208,7 @@ struct Checker {
 
    void fixed_channels(const Node *g)
    {
-      if (!alu_group_fixed(sh, g))
+      if (!loud || !alu_group_fixed(sh, g))
          return;
       for (const Node *a : g->children) {
          if (!a->alu || a->alu->slot > 3 || a->dst.empty() || !reg_value(a->dst[0]))
@@ -208,7 +222,7 @@ struct Checker {
 
    void cf_operands(const Node *n)
    {
-      if (!n->cf || (n->cf->op != CfOp::EXPORT && n->cf->op != CfOp::EXPORT_DONE))
+      if (!loud || !n->cf || (n->cf->op != CfOp::EXPORT && n->cf->op != CfOp::EXPORT_DONE))
          return;
       const ExportInfo &e = n->cf->exp;
       size_t per = 0;
@@ -251,7 +265,7 @@ struct Checker {
          return true;
       case NodeKind::Alu:
       case NodeKind::Fetch:
-         if (n->kind == NodeKind::Fetch) {
+         if (n->kind == NodeKind::Fetch && loud) {
             vector_operand(n->src, 0, n->src.size(), -1, "fetch source");
             vector_operand(n->dst, 0, n->dst.size(), -1, "fetch result", true);
          }
@@ -285,13 +299,17 @@ struct Checker {
          return true;
       }
       case NodeKind::If: {
-         State taken = st;
+         if (if_states.size() <= if_depth)
+            if_states.emplace_back();
+         unsigned depth = if_depth++;
+         if_states[depth] = st;
          bool t = true;
          for (const Node *c : n->children)
-            if (!(t = walk(c, taken)))
+            if (!(t = walk(c, if_states[depth])))
                break;
          if (t)
-            meet(st, taken);
+            meet(st, if_states[depth]);
+         if_depth--;
          return true;
       }
       case NodeKind::Depart:
@@ -304,7 +322,10 @@ struct Checker {
             meet(exit_acc[n->target->id], st);
          } else {
             phi_sources(n->target->loop_phi, n->dep_index + 1, st);
-            meet(repeat_acc[n->target->id], st);
+            State &acc = repeat_acc[n->target->id];
+            if (acc.empty()) /* a target not listing this repeat: never read */
+               acc.assign(num_slots, kTop);
+            meet(acc, st);
          }
          return false;
       }
@@ -377,9 +398,24 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    for (unsigned i = 0; i < sh.num_values(); i++)
       ck.canon[i] = int(i);
    ck.index_psis(sh.root);
-   State st(128 * 4, kUnknown);
-   ck.exit_acc.assign(sh.regions.size(), State(128 * 4, kTop));
-   ck.repeat_acc.assign(sh.regions.size(), State(128 * 4, kTop));
+   int top_gpr = -1;
+   for (const RegAssign &ra : alloc.reg)
+      if (ra.gpr < 128)
+         top_gpr = std::max(top_gpr, int(ra.gpr));
+   for (const Var &var : sh.vars)
+      if (var.kind == VarKind::Gpr && var.index < 128)
+         top_gpr = std::max(top_gpr, int(var.index));
+   ck.num_slots = size_t(top_gpr + 1) * 4;
+   bool loops = false;
+   for (const Node *r : sh.regions)
+      loops |= !r->repeats.empty();
+   State st(ck.num_slots, kUnknown);
+   ck.exit_acc.assign(sh.regions.size(), State(ck.num_slots, kTop));
+   /* Only loops meet repeat states. */
+   ck.repeat_acc.assign(sh.regions.size(), State());
+   for (const Node *r : sh.regions)
+      if (!r->repeats.empty())
+         ck.repeat_acc[r->id].assign(ck.num_slots, kTop);
    /* On entry each GPR holds its own version-0 value, and only there. */
    for (size_t v = 0; v < sh.vars.size(); v++) {
       const Var &var = sh.vars[v];
@@ -396,7 +432,9 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    }
    ck.rep_prev = ck.repeat_acc;
    ck.loud = false;
-   bool stable = false;
+   /* Without loops the first quiet pass would find every repeat state
+    * unreached, i.e. stable: go straight to the checking pass. */
+   bool stable = !loops;
    for (unsigned pass = 0; pass < 256 && !stable; pass++) {
       State s = st;
       for (auto &r : ck.repeat_acc)

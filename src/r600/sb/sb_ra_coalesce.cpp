@@ -26,21 +26,35 @@ namespace {
 
 struct Classes {
    RaContext &ctx;
-   std::vector<std::vector<unsigned>> members; /* by root */
+   /* Members of each class as a list threaded through `next` (head, tail
+    * and size by root): a merge splices two lists in O(1), and there is no
+    * allocation per value. */
+   static constexpr unsigned kEnd = ~0u;
+   std::vector<unsigned> next, head, tail, size;
 
    explicit Classes(RaContext &c) : ctx(c)
    {
-      members.resize(ctx.num_values);
-      for (unsigned v = 0; v < ctx.num_values; v++)
-         members[ctx.find(v)].push_back(v);
+      unsigned nv = ctx.num_values;
+      next.assign(nv, kEnd);
+      head.assign(nv, kEnd);
+      tail.assign(nv, kEnd);
+      size.assign(nv, 0);
+      for (unsigned v = 0; v < nv; v++) {
+         unsigned r = ctx.find(v);
+         if (head[r] == kEnd)
+            head[r] = v;
+         else
+            next[tail[r]] = v;
+         tail[r] = v;
+         size[r]++;
+      }
    }
 
    bool interfere(unsigned ra, unsigned rb)
    {
-      const auto &ma = members[ra], &mb = members[rb];
-      const auto &m = ma.size() <= mb.size() ? ma : mb;
-      unsigned other = ma.size() <= mb.size() ? rb : ra;
-      for (unsigned v : m) {
+      unsigned small = size[ra] <= size[rb] ? ra : rb;
+      unsigned other = small == ra ? rb : ra;
+      for (unsigned v = head[small]; v != kEnd; v = next[v]) {
          for (unsigned w : ctx.adj[v])
             if (ctx.find(w) == other)
                return true;
@@ -161,11 +175,14 @@ struct Classes {
       if (dry)
          return true;
       /* Keep the bigger class's root. */
-      if (members[ra].size() < members[rb].size())
+      if (size[ra] < size[rb])
          std::swap(ra, rb);
       ctx.parent[rb] = ra;
-      members[ra].insert(members[ra].end(), members[rb].begin(), members[rb].end());
-      members[rb].clear();
+      next[tail[ra]] = head[rb];
+      tail[ra] = tail[rb];
+      size[ra] += size[rb];
+      head[rb] = tail[rb] = kEnd;
+      size[rb] = 0;
       if (ctx.pre_gpr[ra] < 0) {
          ctx.pre_gpr[ra] = ctx.pre_gpr[rb];
          ctx.pre_chan[ra] = ctx.pre_chan[rb];
