@@ -8,7 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <functional>
 
 #include "r600/r600_asm.h"
 #include "r600/r600_emu.h"
@@ -67,7 +66,21 @@ unsigned program_gprs(const Program &prog)
 
 namespace {
 
-using PassTimer = std::function<bool(const char *, std::function<bool()>)>;
+/* Times one pass into SbStats::times.  A template call rather than a
+ * std::function: each pass is entered a few dozen times per shader, and
+ * wrapping every lambda cost an allocation and an indirect call. */
+struct PassTimer {
+   SbStats &st;
+
+   template <typename F> bool operator()(const char *name, F &&fn) const
+   {
+      auto t0 = std::chrono::steady_clock::now();
+      bool ok = fn();
+      st.times.push_back(
+         {name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+      return ok;
+   }
+};
 
 /* Runs one pass under the timer unless an earlier one failed; the first
  * failure is remembered in `failed`. */
@@ -75,17 +88,38 @@ struct StepRunner {
    const PassTimer &timed;
    std::string &failed;
 
-   bool operator()(const char *name, std::function<bool()> fn) const
+   template <typename F> bool operator()(const char *name, F &&fn) const
    {
       if (!failed.empty())
          return false;
-      if (!timed(name, std::move(fn))) {
+      if (!timed(name, std::forward<F>(fn))) {
          failed = name;
          return false;
       }
       return true;
    }
 };
+
+/* The size assemble() gives a program that assembles: the arithmetic of
+ * layout_program() (CF words, fetch clauses 128-bit aligned, then ALU
+ * clauses with their literals), without the copy of the whole program that
+ * layout_program needs and without encoding it. */
+unsigned program_dwords(const Program &prog)
+{
+   uint64_t addr = 0;
+   for (const CfInstr &cf : prog.cf)
+      addr += 2 * cf_slots(cf);
+   for (const CfInstr &cf : prog.cf) {
+      const CfOpInfo &info = cf_op_info(cf.op);
+      if (!(info.flags & CF_CLAUSE))
+         continue;
+      if (info.flags & CF_FETCH)
+         addr = ((addr + 3) & ~uint64_t(3)) + 4 * cf.fetches.size();
+      else
+         addr += alu_clause_dwords(cf.groups);
+   }
+   return unsigned(addr);
+}
 
 /* Global optimization and register allocation on the region tree
  * (sb_region_passes.h); the finalized program still has one instruction
@@ -194,13 +228,8 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
       return std::nullopt;
    }
 
-   auto timed = [&](const char *name, auto &&fn) {
-      auto t0 = std::chrono::steady_clock::now();
-      bool ok = fn();
-      st.times.push_back(
-         {name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
-      return ok;
-   };
+   const PassTimer timed{st};
+   st.times.reserve(32); /* both stages' passes: one allocation */
 
    /* The SSA stage first; its program then goes through the clause-local
     * stage like any other.  If either gives up, the clause-local stage runs
@@ -238,9 +267,9 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
    const ShaderCounts before = count_program(prog);
    st.groups_before = before.alu_groups;
    st.instrs_before = before.alu_instrs;
-   Diagnostics ad;
-   if (auto w = assemble(prog, ad))
-      st.dwords_before = unsigned(w->size());
+   /* Counted, not assembled: assembling the source only to measure it
+    * was a tenth of the whole call on a median shader. */
+   st.dwords_before = program_dwords(prog);
    st.gprs_before = program_gprs(prog);
    if (!ok) {
       if (opts.sb_stat)
