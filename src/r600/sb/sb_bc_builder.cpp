@@ -200,6 +200,8 @@ bool materialize(ChipClass chip, const AluClause &cl, const std::vector<uint32_t
    g.instrs.clear();
    g.literals.clear();
    g.literal_pad = 0;
+   /* One allocation for the group instead of one per doubling. */
+   g.instrs.reserve(nodes.size());
    for (size_t oi = 0; oi < nodes.size(); oi++) {
       const uint8_t slot = order[oi].first;
       const uint32_t id = order[oi].second;
@@ -225,6 +227,7 @@ bool materialize(ChipClass chip, const AluClause &cl, const std::vector<uint32_t
             if (it == g.literals.end()) {
                if (g.literals.size() == 4)
                   return false;
+               g.literals.reserve(4);
                g.literals.push_back(o.value.bits);
                it = g.literals.end() - 1;
             }
@@ -302,6 +305,7 @@ std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl)
 {
    std::vector<AluGroup> groups;
+   groups.reserve(cl.groups.size());
    for (size_t i = 0; i < cl.groups.size(); i++) {
       const GroupNode &gn = cl.groups[i];
       if (gn.fixed) {
@@ -322,10 +326,13 @@ bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags)
 {
    out.chip = sh.chip;
    out.cf.clear();
+   out.cf.reserve(sh.cf.size());
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       const CfNode &c = sh.cf[ci];
       CfInstr cf = c.cf;
-      if (c.is_alu) {
+      if (c.is_alu && !c.alu.built.empty()) {
+         cf.groups = std::move(c.alu.built); /* post_scheduler's build of these groups */
+      } else if (c.is_alu) {
          auto groups = build_clause(sh.chip, c.alu);
          if (!groups) {
             diags.error("sb bc_builder: CF " + std::to_string(ci) +

@@ -238,6 +238,8 @@ void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
 bool copy_propagation(Shader &sh, Diagnostics &diags)
 {
    (void)diags;
+   for (CfNode &c : sh.cf)
+      c.alu.built.clear(); /* post_scheduler's build no longer matches */
    /* CF instructions control may reach from elsewhere: lanes arriving
     * there did not run the clause before them. */
    std::vector<bool> target(sh.cf.size() + 1, false);

@@ -90,6 +90,8 @@ void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
 bool dce_cleanup(Shader &sh, Diagnostics &diags)
 {
    (void)diags;
+   for (CfNode &c : sh.cf)
+      c.alu.built.clear(); /* post_scheduler's build no longer matches */
    std::vector<LiveSet> live_out;
    if (!liveness(sh, live_out))
       return true; /* unmodelled CF: keep everything */

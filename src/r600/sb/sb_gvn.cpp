@@ -177,6 +177,8 @@ bool gvn(Shader &sh, Diagnostics &diags)
 {
    (void)diags;
    for (CfNode &c : sh.cf)
+      c.alu.built.clear(); /* post_scheduler's build no longer matches */
+   for (CfNode &c : sh.cf)
       if (c.is_alu)
          number_clause(c.alu);
    return true;

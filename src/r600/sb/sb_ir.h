@@ -89,6 +89,12 @@ struct GroupNode {
 struct AluClause {
    std::vector<AluNode> nodes;
    std::vector<GroupNode> groups;
+   /* The hardware form of `groups` that post_scheduler built to check the
+    * clause's size, reused by bc_builder instead of building it again.
+    * Empty when there is none; a pass that changes the clause after
+    * post_scheduler must clear it (the clause-local passes before it do).
+    * bc_builder moves it out, hence mutable. */
+   mutable std::vector<AluGroup> built;
 };
 
 struct CfNode {

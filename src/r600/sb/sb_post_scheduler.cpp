@@ -233,6 +233,8 @@ bool schedule_clause_registers(ChipClass chip, AluClause &cl, Diagnostics &diags
    auto built = build_clause(chip, cl);
    if (!built || alu_clause_dwords(*built) > 256)
       cl.groups = std::move(source);
+   else
+      cl.built = std::move(*built);
    return true;
 }
 
@@ -278,7 +280,9 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
    v.def_key.assign(n, -1);
    v.local.assign(n, 0);
    v.readers.assign(n, {});
-   std::unordered_map<unsigned, int> cur;
+   /* Last definition of each register channel in the run (keys < 512). */
+   int cur[512];
+   std::fill(cur, cur + 512, -1);
    for (size_t b = 0; b < n;) {
       size_t e = b;
       while (e < n && cl.nodes[ids[e]].group == cl.nodes[ids[b]].group)
@@ -288,8 +292,7 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
          for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
             if (!gpr_read(nd.src[s]))
                continue;
-            auto it = cur.find(key_of(nd.src[s].value.sel, nd.src[s].value.chan));
-            const int d = it == cur.end() ? -1 : it->second;
+            const int d = cur[key_of(nd.src[s].value.sel, nd.src[s].value.chan)];
             v.src_def[i][s] = d;
             if (d >= 0 && (v.readers[d].empty() || v.readers[d].back() != i))
                v.readers[d].push_back(uint32_t(i));
@@ -326,13 +329,14 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
    std::vector<int> alias(n);
    for (size_t i = 0; i < n; i++)
       alias[i] = int(i);
-   /* Last position reading each register's entering value. */
-   std::unordered_map<unsigned, size_t> last_entry_read;
+   /* Last position reading each register's entering value (-1: none). */
+   int last_entry_read[512];
+   std::fill(last_entry_read, last_entry_read + 512, -1);
    for (size_t i = 0; i < n; i++)
       for (unsigned s = 0; s < 3; s++)
          if (v.src_def[i][s] == -1) {
             const Value &val = cl.nodes[ids[i]].src[s].value;
-            last_entry_read[key_of(val.sel, val.chan)] = i;
+            last_entry_read[key_of(val.sel, val.chan)] = int(i);
          }
    bool any = false;
    for (size_t i = 0; i < n; i++) {
@@ -355,8 +359,7 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
          size_t end = size_t(x);
          while (end < n && cl.nodes[ids[end]].group == xn.group)
             end++;
-         auto it = last_entry_read.find(d);
-         if (it != last_entry_read.end() && it->second >= end)
+         if (last_entry_read[d] >= 0 && size_t(last_entry_read[d]) >= end)
             continue;
       }
       std::vector<uint32_t> readers;
@@ -464,6 +467,7 @@ class ValueScheduler {
    std::optional<AluGroup> last_hw_;
    AluGroup scratch_;
    std::vector<uint32_t> pos_of_; /* node id -> position */
+   std::vector<std::pair<uint32_t, uint32_t>> livein_readers_; /* build_deps */
    unsigned cur_ = 0;
 };
 
@@ -471,19 +475,36 @@ void ValueScheduler::build_deps()
 {
    const size_t n = ids_.size();
    std::vector<std::vector<Edge>> pred(n);
-   std::unordered_map<unsigned, std::vector<uint32_t>> livein_readers;
+   /* Readers of each register's entering value, as (key, position) pairs
+    * sorted by key (positions stay in order): a flat list instead of a
+    * vector per register in a hash map. */
+   std::vector<std::pair<uint32_t, uint32_t>> &livein = livein_readers_;
+   livein.clear();
    for (size_t i = 0; i < n; i++) {
       const AluNode &nd = cl_.nodes[ids_[i]];
       for (unsigned s = 0; s < 3; s++) {
          const int d = v_.src_def[i][s];
          if (d >= 0)
             pred[i].push_back({uint32_t(d), true});
-         else if (d == -1) {
-            auto &r = livein_readers[key_of(nd.src[s].value.sel, nd.src[s].value.chan)];
-            if (r.empty() || r.back() != i)
-               r.push_back(uint32_t(i));
-         }
+         else if (d == -1)
+            livein.push_back({key_of(nd.src[s].value.sel, nd.src[s].value.chan), uint32_t(i)});
       }
+   }
+   std::stable_sort(livein.begin(), livein.end(),
+                    [](const auto &a, const auto &b) { return a.first < b.first; });
+   livein.erase(std::unique(livein.begin(), livein.end()), livein.end());
+   /* Physical counts for allocation: a register whose entering value is
+    * still to be read is not free.  first_reader: where a key's readers
+    * start in `livein`. */
+   pending_.assign(512, 0);
+   last_read_.assign(512, -1);
+   last_write_.assign(512, -1);
+   int first_reader[512];
+   std::fill(first_reader, first_reader + 512, -1);
+   for (size_t e = 0; e < livein.size(); e++) {
+      if (first_reader[livein[e].first] < 0)
+         first_reader[livein[e].first] = int(e);
+      pending_[livein[e].first]++;
    }
    /* The only register-ordered events left: a non-local definition (the
     * last of its register in the run) overwrites the value that entered
@@ -491,20 +512,13 @@ void ValueScheduler::build_deps()
    for (size_t i = 0; i < n; i++) {
       if (v_.def_key[i] < 0 || v_.local[i])
          continue;
-      auto it = livein_readers.find(unsigned(v_.def_key[i]));
-      if (it == livein_readers.end())
+      const unsigned k = unsigned(v_.def_key[i]);
+      if (first_reader[k] < 0)
          continue;
-      for (uint32_t r : it->second)
-         if (r != i)
-            pred[i].push_back({r, false});
+      for (size_t e = size_t(first_reader[k]); e < livein.size() && livein[e].first == k; e++)
+         if (livein[e].second != i)
+            pred[i].push_back({livein[e].second, false});
    }
-   /* Physical counts for allocation: a register whose entering value is
-    * still to be read is not free. */
-   pending_.assign(512, 0);
-   last_read_.assign(512, -1);
-   last_write_.assign(512, -1);
-   for (auto &[k, r] : livein_readers)
-      pending_[k] = int(r.size());
 
    /* Units: a register swap inside one source group moves as a whole. */
    unit_.resize(n);
@@ -764,7 +778,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
          return reads_prev[a] > reads_prev[b];
       return a < b;
    };
-   std::vector<uint32_t> ready, later;
+   std::vector<uint32_t> ready, later, now, next;
    std::optional<AluGroup> mat; /* the group being filled, in hardware form */
    for (size_t i = 0; i < n; i++)
       if (unit_[i] == i && npred_[i] == 0)
@@ -788,8 +802,9 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
             if (!flexible(x))
                demanded[cl_.nodes[ids_[x]].bc.dst.chan & 3]++;
       GroupNode g;
+      g.nodes.reserve(5); /* a group's most: one allocation, not three */
+      g.slots.reserve(5);
       bool used[5] = {};
-      std::vector<uint32_t> now;
       size_t tries = 0;
       for (size_t k = 0; k < ready.size() && tries < kMaxTries; k++) {
          const uint32_t u = ready[k];
@@ -836,13 +851,13 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
       std::swap(last_hw_, mat);
       if (cur_ > 0 && !assign_group(cur_ - 1))
          return false;
-      std::vector<uint32_t> next;
+      next.clear();
       for (uint32_t u : ready)
          if (group_of_[u] == kNoReg)
             next.push_back(u);
       next.insert(next.end(), later.begin(), later.end());
       later.clear();
-      ready = std::move(next);
+      std::swap(ready, next);
    }
    if (!assign_group(groups_.size() - 1))
       return false;
@@ -876,6 +891,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
          }
       }
    }
+   out.reserve(out.size() + groups_.size());
    for (GroupNode &g : groups_)
       out.push_back(std::move(g));
    return true;
@@ -1006,7 +1022,8 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       run.clear();
       return s.run(out);
    };
-   std::vector<GroupNode> source = cl.groups;
+   /* cl.groups stays as it was until the end: read it in place. */
+   const std::vector<GroupNode> &source = cl.groups;
    const std::vector<uint8_t> lifted =
       lift ? liftable_groups(chip, cl) : std::vector<uint8_t>(source.size(), 0);
    for (size_t gi = 0; gi < source.size(); gi++) {
@@ -1025,7 +1042,10 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       return false;
    cl.groups = std::move(out);
    auto built = build_clause(chip, cl);
-   return built && alu_clause_dwords(*built) <= 256;
+   if (!built || alu_clause_dwords(*built) > 256)
+      return false;
+   cl.built = std::move(*built);
+   return true;
 }
 
 } // namespace
@@ -1033,21 +1053,23 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
 bool post_scheduler(Shader &sh, Diagnostics &diags)
 {
    const std::vector<LiveSet> live_out = live_out_or_all(sh);
+   AluClause saved; /* reused: copying into it keeps the storage of the last clause */
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       CfNode &c = sh.cf[ci];
       if (!c.is_alu)
          continue;
+      c.alu.built.clear();
       /* A reduction's operands keep their channels: the registers given
        * to locals it reads can leave no bank swizzle for it.  Then the
        * clause goes again with reductions verbatim (their operands then
        * keep their registers), and last in register order. */
-      AluClause saved = c.alu;
+      saved = c.alu;
       if (schedule_clause_values(sh.chip, c.alu, live_out[ci], true))
          continue;
       c.alu = saved;
       if (schedule_clause_values(sh.chip, c.alu, live_out[ci], false))
          continue;
-      c.alu = std::move(saved);
+      c.alu = saved;
       if (!schedule_clause_registers(sh.chip, c.alu, diags))
          return false;
    }
