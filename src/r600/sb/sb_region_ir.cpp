@@ -26,11 +26,20 @@ Value &Value::operator=(const Value &o)
    return *this;
 }
 
+/* Nodes live as long as the shader and are never freed one by one, so
+ * they come in blocks: one allocation per kNodeBlock nodes instead of one
+ * each (the parser alone makes one per ALU instruction and group). */
+constexpr size_t kNodeBlock = 64;
+
 Node *RegionShader::create(NodeKind kind)
 {
-   pool.push_back(std::make_unique<Node>());
-   pool.back()->kind = kind;
-   return pool.back().get();
+   if (node_blocks.empty() || node_block_used == kNodeBlock) {
+      node_blocks.push_back(std::make_unique<Node[]>(kNodeBlock));
+      node_block_used = 0;
+   }
+   Node *n = &node_blocks.back()[node_block_used++];
+   n->kind = kind;
+   return n;
 }
 
 Node *RegionShader::create_region(bool loop)

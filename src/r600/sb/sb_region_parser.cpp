@@ -142,14 +142,22 @@ struct Parser {
    {
       const CfInstr &cf = prog.cf[i];
       Node *prev = nullptr;
+      /* Sizes known up front: one allocation per list, not one per doubling. */
+      cfn->children.reserve(cf.groups.size());
       for (const AluGroup &g : cf.groups) {
          Node *gn = sh.create(NodeKind::AluGroup);
          gn->group = &g;
+         gn->children.reserve(g.instrs.size());
          for (const AluInstr &in : g.instrs) {
             Node *a = sh.create(NodeKind::Alu);
             a->alu = &in;
             a->cf_index = i;
             unsigned nsrc = alu_op_info(in.op).num_src;
+            const unsigned flags0 = alu_op_info(in.op).flags;
+            const bool pred_write = alu_writes_pred(in.op);
+            a->src.reserve(std::min(nsrc, 3u) + (in.pred_sel == 2 || in.pred_sel == 3));
+            a->dst.reserve(1 + ((flags0 & AF_MOVA) != 0) + (pred_write && in.update_exec_mask) +
+                           (pred_write && in.update_pred));
             for (unsigned k = 0; k < nsrc && k < 3; k++) {
                Value v;
                if (!alu_src(i, cf, g, in, in.src[k], prev, v))
@@ -203,10 +211,13 @@ struct Parser {
 
    bool fetch_clause(unsigned i, Node *cfn)
    {
+      cfn->children.reserve(prog.cf[i].fetches.size());
       for (const FetchInstr &f : prog.cf[i].fetches) {
          Node *n = sh.create(NodeKind::Fetch);
          n->fetch = &f;
          n->cf_index = i;
+         n->src.reserve(4);
+         n->dst.reserve(4);
          if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
             if (t->src_rel || t->dst_rel)
                return fail(i, "relative fetch addressing is not supported");
