@@ -23,9 +23,12 @@
  * float one, and an integer select passes the chosen bits through untouched
  * (integer data, NaNs and denormals included), which a float select need not.
  *
- * Speculation is only safe for code without effects: no fetch, export, kill,
+ * Speculation is only safe for code without effects: no export, kill,
  * AR or predicate write, LDS/GDS access, interpolation, predicated (psi) or
- * relative access, and no control flow.  Values inside relative-addressed
+ * relative access, and no control flow; fetches only where running them for
+ * every lane cannot fault or change a result (fetch_speculable: constant and
+ * vertex buffer VFETCH, explicit-LOD texture fetches).  A fetch clause then
+ * stays a clause of its own in the straight code.  Values inside relative-addressed
  * arrays keep their registers (sb_region_passes.h), so both sides writing
  * one would clobber each other: such ifs stay branches too.
  *
@@ -51,6 +54,7 @@
  */
 #include <algorithm>
 #include <map>
+#include <variant>
 #include <string>
 
 #include "r600/sb/sb_region_passes.h"
@@ -69,6 +73,13 @@ constexpr unsigned kMaxRealAlu = 400;
 constexpr bool kShareSideWork = true;
 /* THEN-side constant copies feeding phis from which selects read constants. */
 constexpr unsigned kMinConstCopies = 4;
+/* What one speculated fetch counts against kMaxRealAlu.  A fetch clause
+ * inside straight code costs a CF instruction (about 40 groups) unless it
+ * joins a neighbour; counting each fetch as 10 instructions lets a chain of
+ * small arms that each load one constant-buffer vector convert (dolphin's
+ * ubershaders: a switch over sources whose arms fetch a colour), while an
+ * if whose sides are mostly fetches stays a branch. */
+constexpr unsigned kFetchCost = 10;
 
 using ValueKey = std::pair<int, unsigned>;
 
@@ -243,8 +254,46 @@ bool is_plain_copy(const Node *a)
    return !s.neg && !s.abs && movable_src(s) && s.kind != ValueKind::None;
 }
 
+/* A fetch that may run for lanes whose branch was not taken: it only
+ * reads memory, and what it reads for those lanes is thrown away by the
+ * selects.
+ *  - VFETCH: the hardware clamps every vertex/constant-buffer access to
+ *    the resource's size (out of range reads 0, as the emulator models),
+ *    so a garbage index from a lane that skipped the branch cannot fault.
+ *  - TEX LD and the explicit-LOD samples (SAMPLE_L/LZ, SAMPLE_C_L/LZ): no
+ *    implicit derivatives, so a lane's result depends on its own
+ *    coordinates alone, not on which quad neighbours are active; the
+ *    sampler clamps or wraps any coordinate.  Implicit-LOD samples are
+ *    kept in their branch: their derivatives would come from lanes the
+ *    program never ran there; gradient setters change state.
+ * Indexed resources (CF_IDX) and relative GPRs stay branches too. */
+bool fetch_speculable(const FetchInstr &f)
+{
+   if (const VtxInstr *v = std::get_if<VtxInstr>(&f))
+      return v->op == FetchOp::VFETCH && !v->src_rel && !v->dst_rel &&
+             v->buffer_index_mode == 0;
+   const TexInstr &t = std::get<TexInstr>(f);
+   if (t.src_rel || t.dst_rel || t.resource_index_mode || t.sampler_index_mode)
+      return false;
+   switch (t.op) {
+   case FetchOp::LD:
+   case FetchOp::SAMPLE_L:
+   case FetchOp::SAMPLE_LZ:
+   case FetchOp::SAMPLE_C_L:
+   case FetchOp::SAMPLE_C_LZ: return true;
+   default: return false;
+   }
+}
+
+bool is_fetch_clause(const Node *cf)
+{
+   return cf->kind == NodeKind::Cf && cf->cf &&
+          (cf->cf->op == CfOp::TEX || cf->cf->op == CfOp::VTX || cf->cf->op == CfOp::VTX_TC);
+}
+
 struct SideCost {
    unsigned alu = 0;
+   unsigned fetches = 0;
    unsigned copies = 0; /* plain MOVs: coalescing usually removes them */
    unsigned groups = 0;
    unsigned clauses = 0;
@@ -301,7 +350,25 @@ struct Converter {
       return !var_in_array(sh, d.var);
    }
 
-   /* One side of the if: only ALU clauses of effect-free instructions. */
+   /* A fetch clause whose fetches may all run speculatively. */
+   bool fetch_clause_ok(const Node *cf, SideCost &cost) const
+   {
+      for (const Node *f : cf->children) {
+         if (f->kind != NodeKind::Fetch || !f->fetch || !fetch_speculable(*f->fetch))
+            return no("side has a fetch that cannot run speculatively");
+         for (const Value &v : f->src)
+            if (!movable_src(v))
+               return no("side reads relative or clause-bound operands");
+         for (const Value &d : f->dst)
+            if (!movable_dst(d))
+               return no("side writes AR, predicate, exec mask, an array or relatively");
+         cost.fetches++;
+      }
+      return true;
+   }
+
+   /* One side of the if: ALU clauses of effect-free instructions and
+    * fetch clauses that may run speculatively (fetch_speculable). */
    bool side_ok(const std::vector<Node *> &nodes, size_t first, SideCost &cost) const
    {
       /* Control flow first, so an if kept inside counts as nested control
@@ -313,6 +380,12 @@ struct Converter {
                          : "side has a break, continue or other node");
       for (size_t i = first; i < nodes.size(); i++) {
          const Node *cf = nodes[i];
+         if (is_fetch_clause(cf)) {
+            if (!fetch_clause_ok(cf, cost))
+               return false;
+            cost.clauses++;
+            continue;
+         }
          if (cf->cf) {
             switch (cf->cf->op) {
             case CfOp::ALU:
@@ -437,7 +510,9 @@ struct Converter {
       if (!side_ok(dep_then->children, 0, then_cost) ||
           !side_ok(dep_else->children, 1, else_cost))
          return false; /* side_ok said why */
-      if (then_cost.alu + else_cost.alu - then_cost.copies - else_cost.copies > kMaxRealAlu)
+      if (then_cost.alu + else_cost.alu - then_cost.copies - else_cost.copies +
+             kFetchCost * (then_cost.fetches + else_cost.fetches) >
+          kMaxRealAlu)
          return no("over 400 ALU instructions");
 
       Node *cfn = parent->children[pos - 1];
@@ -565,13 +640,35 @@ struct Converter {
          pgroup->children[pslot] = set_node;
       }
 
+      /* ALU work joins the clause that held the PRED_SET; a fetch clause
+       * follows it in the parent, and the ALU work after a fetch goes into
+       * a new clause after that (bc_finalize joins neighbouring clauses
+       * where it can).  Sides without fetches stay in cfn alone. */
+      std::vector<Node *> after; /* new nodes after cfn, in order */
+      Node *alu_to = cfn;
+      auto new_clause = [&](unsigned cf_index) {
+         alu_to = sh.create(NodeKind::Cf);
+         alu_to->cf_index = cf_index;
+         after.push_back(alu_to);
+      };
       auto move_groups = [&](const std::vector<Node *> &nodes, size_t first) {
-         for (size_t i = first; i < nodes.size(); i++)
-            for (Node *g : nodes[i]->children)
-               cfn->children.push_back(g);
+         for (size_t i = first; i < nodes.size(); i++) {
+            if (is_fetch_clause(nodes[i])) {
+               after.push_back(nodes[i]);
+               alu_to = nullptr;
+               continue;
+            }
+            for (Node *g : nodes[i]->children) {
+               if (!alu_to)
+                  new_clause(nodes[i]->cf_index);
+               alu_to->children.push_back(g);
+            }
+         }
       };
       move_groups(dep_then->children, 0);
       move_groups(dep_else->children, 1);
+      if (!alu_to && !r->phi.empty())
+         new_clause(cfn->cf_index);
 
       /* One select per group: bc_finalize and the post_scheduler pack them.
        * A phi whose sides agree needs no select, only a copy (which
@@ -587,7 +684,7 @@ struct Converter {
          sel->slot = sel->dst.chan;
          Node *a = sh.create(NodeKind::Alu);
          a->alu = sel;
-         a->cf_index = cfn->cf_index;
+         a->cf_index = alu_to->cf_index;
          if (same)
             a->src = {then_v};
          else if (then_first)
@@ -597,10 +694,15 @@ struct Converter {
          a->dst = {d};
          Node *g = sh.create(NodeKind::AluGroup);
          g->children.push_back(a);
-         cfn->children.push_back(g);
+         alu_to->children.push_back(g);
       }
 
       parent->children.erase(parent->children.begin() + long(pos));
+      parent->children.insert(parent->children.begin() + long(pos), after.begin(), after.end());
+      /* The PRED_SET was cfn's only work and a fetch came first: an empty
+       * clause would still cost a CF instruction. */
+      if (cfn->children.empty())
+         parent->children.erase(parent->children.begin() + long(pos - 1));
       /* sh.regions is indexed by region id (liveness keeps per-region
        * sets), so the region stays there, emptied: nothing to walk. */
       r->phi.clear();
