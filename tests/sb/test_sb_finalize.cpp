@@ -778,6 +778,229 @@ TEST(SbFinalize, TexCoordinatesUnwrittenOrConstantNeedNoCopy)
    EXPECT_EQ(alu_instrs(out), 0u);
 }
 
+/* A vertex shader with IN[0] in R1 and OUT[i] exported as PARAM i. */
+ShaderInfo params_info(ChipClass chip, unsigned n)
+{
+   ShaderInfo info = vs_info(chip);
+   info.outputs.clear();
+   for (unsigned i = 0; i < n; i++) {
+      ShaderIo out;
+      out.gpr = uint8_t(2 + i);
+      out.tgsi_index = int32_t(i);
+      out.export_type = 2;
+      out.export_base = uint16_t(i);
+      info.outputs.push_back(out);
+   }
+   return info;
+}
+
+/* Every output of every lane, after the validator accepted the program. */
+std::vector<Vec4> all_outputs(const Program &p, const ShaderInfo &info)
+{
+   Diagnostics d;
+   EXPECT_TRUE(validate_program(p, info, d)) << d.str();
+   Batch b = batch_of(lanes());
+   for (Lane &l : b.lanes)
+      l.outputs.assign(info.outputs.size(), Vec4{0, 0, 0, 0});
+   RunResult r = emulate(p, info, {}, b, RunLimits{});
+   EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+   std::vector<Vec4> out;
+   for (const Lane &l : b.lanes)
+      out.insert(out.end(), l.outputs.begin(), l.outputs.end());
+   return out;
+}
+
+/* The exports only, with their bursts: "EXPORT PARAM 0-1 R2-3.xyzw". */
+std::string exports_of(const Program &p)
+{
+   std::string s;
+   for (const CfInstr &cf : p.cf) {
+      if (cf_op_info(cf.op).enc != CfEncoding::Export)
+         continue;
+      const ExportInfo &e = cf.exp;
+      const unsigned n = e.burst_count;
+      const char *type = e.type == 0 ? "PIXEL" : e.type == 1 ? "POS" : "PARAM";
+      s += std::string(cf_op_name(cf.op)) + " " + type + " " + std::to_string(e.array_base);
+      if (n > 1)
+         s += "-" + std::to_string(e.array_base + n - 1);
+      s += " R" + std::to_string(e.gpr);
+      if (n > 1)
+         s += "-" + std::to_string(e.gpr + n - 1);
+      s += ".";
+      for (uint8_t c : e.swizzle)
+         s += "xyzw01?_"[c & 7];
+      if (cf.end_of_program)
+         s += " EOP";
+      s += "\n";
+   }
+   return s;
+}
+
+CfInstr param(CfOp op, unsigned gpr, unsigned base, std::array<uint8_t, 4> swz = {0, 1, 2, 3})
+{
+   CfInstr c = export_done(gpr, 2, base, false);
+   c.op = op;
+   c.exp.swizzle = swz;
+   return c;
+}
+
+/* R<gpr>.xyzw = R1.xyzw + k: a distinct value per output. */
+CfInstr fill(std::vector<std::pair<unsigned, unsigned>> gpr_k)
+{
+   std::vector<AluGroup> groups;
+   for (auto [gpr, k] : gpr_k) {
+      std::vector<AluInstr> g;
+      for (unsigned c = 0; c < 4; c++)
+         g.push_back(alu(AluOp::ADD, c, dst(gpr, c), src_gpr(1, c), src_literal(0)));
+      groups.push_back(group(g, {std::bit_cast<uint32_t>(float(k))}));
+   }
+   return alu_clause(groups);
+}
+
+/* bc_finalize on the identity allocation: listing of the exports, and the
+ * emulator gives every output the source gives. */
+std::string finalized_exports(const Program &src, unsigned outputs)
+{
+   ShaderInfo info = params_info(src.chip, outputs);
+   std::string refused, error;
+   auto out = finalize(src, info, &refused, &error);
+   EXPECT_TRUE(out) << refused << error;
+   if (!out)
+      return "";
+   EXPECT_EQ(all_outputs(*out, info), all_outputs(src, info));
+   return exports_of(*out);
+}
+
+TEST(SbFinalize, ExportsInARowBecomeOneBurst)
+{
+   /* Mesa's r600_bytecode_add_output rule: one type and swizzle,
+    * consecutive bases in consecutive GPRs; EXPORT then EXPORT_DONE merge
+    * as EXPORT_DONE, which keeps the end of the program. */
+   for (ChipClass chip : {kEg, ChipClass::R700}) {
+      Program p = program(chip, {fill({{2, 1}, {3, 2}, {4, 3}}), param(CfOp::EXPORT, 2, 0),
+                                 param(CfOp::EXPORT, 3, 1), param(CfOp::EXPORT_DONE, 4, 2)});
+      p.cf.back().end_of_program = true;
+      EXPECT_EQ(finalized_exports(p, 3), "EXPORT_DONE PARAM 0-2 R2-4.xyzw EOP\n");
+   }
+   /* Descending bases in descending GPRs join too (the burst starts at the
+    * lower one). */
+   Program down = program(kEg, {fill({{2, 1}, {3, 2}}), param(CfOp::EXPORT, 3, 1),
+                                param(CfOp::EXPORT_DONE, 2, 0)});
+   down.cf.back().end_of_program = true;
+   EXPECT_EQ(finalized_exports(down, 2), "EXPORT_DONE PARAM 0-1 R2-3.xyzw EOP\n");
+}
+
+TEST(SbFinalize, BurstNeedsOneSwizzleConsecutiveRegistersAndOrder)
+{
+   auto two = [&](CfInstr a, CfInstr b) {
+      Program p = program(kEg, {fill({{2, 1}, {3, 2}, {4, 3}}), a, b});
+      p.cf.back().end_of_program = true;
+      return finalized_exports(p, 2);
+   };
+   /* Another swizzle (a masked channel), a gap in the GPRs, a gap in the
+    * bases: no burst. */
+   EXPECT_EQ(two(param(CfOp::EXPORT, 2, 0), param(CfOp::EXPORT_DONE, 3, 1, {0, 1, 2, 7})),
+             "EXPORT PARAM 0 R2.xyzw\nEXPORT_DONE PARAM 1 R3.xyz_ EOP\n");
+   EXPECT_EQ(two(param(CfOp::EXPORT, 2, 0), param(CfOp::EXPORT_DONE, 4, 1)),
+             "EXPORT PARAM 0 R2.xyzw\nEXPORT_DONE PARAM 1 R4.xyzw EOP\n");
+   EXPECT_EQ(two(param(CfOp::EXPORT, 2, 0), param(CfOp::EXPORT_DONE, 3, 2)),
+             "EXPORT PARAM 0 R2.xyzw\nEXPORT_DONE PARAM 2 R3.xyzw EOP\n");
+   /* A done export takes no later one: exports of its type after it would
+    * come before the done. */
+   EXPECT_EQ(two(param(CfOp::EXPORT_DONE, 2, 0), param(CfOp::EXPORT_DONE, 3, 1)),
+             "EXPORT_DONE PARAM 0 R2.xyzw\nEXPORT_DONE PARAM 1 R3.xyzw EOP\n");
+   /* Position then parameter: two types. */
+   CfInstr pos = export_done(2, 1, 60, false);
+   EXPECT_EQ(two(pos, param(CfOp::EXPORT_DONE, 3, 61)),
+             "EXPORT_DONE POS 60 R2.xyzw\nEXPORT_DONE PARAM 61 R3.xyzw EOP\n");
+   /* Constant and masked channels are part of the swizzle: equal ones
+    * join. */
+   EXPECT_EQ(two(param(CfOp::EXPORT, 2, 0, {0, 1, 4, 5}),
+                 param(CfOp::EXPORT_DONE, 3, 1, {0, 1, 4, 5})),
+             "EXPORT_DONE PARAM 0-1 R2-3.xy01 EOP\n");
+}
+
+TEST(SbFinalize, BurstStopsAtSixteenAndAtControlFlow)
+{
+   std::vector<std::pair<unsigned, unsigned>> regs;
+   std::vector<CfInstr> cf;
+   for (unsigned i = 0; i < 18; i++)
+      regs.push_back({2 + i, i});
+   cf.push_back(fill(regs));
+   for (unsigned i = 0; i < 18; i++)
+      cf.push_back(param(i == 17 ? CfOp::EXPORT_DONE : CfOp::EXPORT, 2 + i, i));
+   cf.back().end_of_program = true;
+   EXPECT_EQ(finalized_exports(program(kEg, cf), 18),
+             "EXPORT PARAM 0-15 R2-17.xyzw\nEXPORT_DONE PARAM 16-17 R18-19.xyzw EOP\n");
+
+   /* An export inside an if and one after it: the POP between them stays,
+    * so they stay two. */
+   Program p = program(kEg, {
+      fill({{2, 1}, {3, 2}}),
+      push_if(pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())),
+      cf_op(CfOp::JUMP, 5, 1),
+      param(CfOp::EXPORT, 2, 0),
+      cf_op(CfOp::POP, 5, 1),
+      param(CfOp::EXPORT_DONE, 3, 1),
+   });
+   p.cf.back().end_of_program = true;
+   EXPECT_EQ(finalized_exports(p, 2), "EXPORT PARAM 0 R2.xyzw\nEXPORT_DONE PARAM 1 R3.xyzw EOP\n");
+}
+
+/* The whole of sb on a PARAM-exporting vertex shader; the outputs must
+ * not change and the SSA stage must be used. */
+Program sb_params(const Program &p, unsigned outputs)
+{
+   const ShaderInfo info = params_info(p.chip, outputs);
+   DebugOptions o;
+   o.sb = true;
+   sb::SbStats st;
+   Diagnostics d;
+   auto out = sb::sb_optimize(p, info, o, &st, d);
+   EXPECT_TRUE(out.has_value()) << st.log;
+   EXPECT_TRUE(st.ssa) << st.ssa_failed_pass;
+   if (!out)
+      return p;
+   EXPECT_EQ(all_outputs(*out, info), all_outputs(p, info));
+   return *out;
+}
+
+TEST(SbFinalize, AllocationPutsAnExportRunOnConsecutiveRegisters)
+{
+   /* OUT0 = IN0 (read in place from R1), OUT1 = IN0 + 1, OUT2 = IN0 + 2.
+    * First fit puts OUT1 and OUT2 wherever is lowest; ra_init then moves
+    * them after R1 on R1's channels, within the registers already used. */
+   Program p = program(kEg, {
+      fill({{3, 1}, {4, 2}}),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 2)),
+                         alu(AluOp::MOV, kSlotW, dst(2, 3), src_gpr(1, 3))})}),
+      param(CfOp::EXPORT, 2, 0), param(CfOp::EXPORT, 3, 1), param(CfOp::EXPORT_DONE, 4, 2)});
+   p.cf.back().end_of_program = true;
+   Program out = sb_params(p, 3);
+   /* First fit alone gave R1, R0, R2: three exports. */
+   EXPECT_EQ(exports_of(out), "EXPORT PARAM 0-1 R1-2.xyzw\nEXPORT_DONE PARAM 2 R0.xyzw EOP\n");
+   EXPECT_EQ(sb::program_gprs(out), 3u);
+}
+
+TEST(SbFinalize, BurstNeverCostsARegister)
+{
+   /* OUT0 = IN0 in place in R1, OUT1 = IN0 + 1 in R0: a burst would need
+    * R2, a third register, so the two exports stay. */
+   Program p = program(kEg, {
+      fill({{3, 1}}),
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 1)),
+                         alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(1, 2)),
+                         alu(AluOp::MOV, kSlotW, dst(2, 3), src_gpr(1, 3))})}),
+      param(CfOp::EXPORT, 2, 0), param(CfOp::EXPORT_DONE, 3, 1)});
+   p.cf.back().end_of_program = true;
+   Program out = sb_params(p, 2);
+   EXPECT_EQ(exports_of(out), "EXPORT PARAM 0 R1.xyzw\nEXPORT_DONE PARAM 1 R0.xyzw EOP\n");
+   EXPECT_EQ(sb::program_gprs(out), 2u);
+}
+
 TEST(SbFinalize, BadTreesAndAllocationsAreRefused)
 {
    Program p = program(kEg, {

@@ -261,6 +261,7 @@ class Finalizer {
    bool flush(CfOp op);
    bool emit_fetch(const Node *n);
    bool emit_export(const Node *n);
+   bool merge_burst(CfInstr &prev, const CfInstr &cur) const;
    static int const_sel(const Value &v);
    bool emit_if(const Node *region);
    bool emit_loop(const Node *region);
@@ -291,6 +292,9 @@ class Finalizer {
    int folded_cf_ = -1;
    /* The fetch clause emitted last, which the next one may join. */
    int last_fetch_cf_ = -1;
+   /* The export emitted last, which the next one may join as a burst;
+    * anything emitted in between (an if's POP, a loop's end) stops that. */
+   int last_export_cf_ = -1;
    unsigned folded_jumper_ = 0;
 
    struct LoopCtx {
@@ -1059,7 +1063,51 @@ bool Finalizer::emit_export(const Node *n)
     * than keep the source's register counted as used. */
    e.gpr = uint8_t(base >= 0 ? base : 0);
    e.swizzle = swz;
-   emit_cf(std::move(c));
+   if (base >= 0 && last_export_cf_ >= 0 && unsigned(last_export_cf_) + 1 == out_.cf.size() &&
+       merge_burst(out_.cf.back(), c))
+      return true;
+   last_export_cf_ = int(emit_cf(std::move(c)));
+   return true;
+}
+
+/* Two exports in a row become one burst when the hardware would read the
+ * same thing: one type and swizzle, consecutive array bases in consecutive
+ * GPRs (either order), at most 16 elements (Mesa's r600_bytecode_add_output
+ * rule).  EXPORT then EXPORT or EXPORT_DONE merge as the second (the done
+ * bit then covers the burst, whose last element is the last of its type
+ * either way); a done export takes no later one, since exports of its type
+ * after it would then come before the done.  MEM exports never merge. */
+bool Finalizer::merge_burst(CfInstr &prev, const CfInstr &cur) const
+{
+   const ExportInfo &a = prev.exp, &b = cur.exp;
+   if (prev.op != CfOp::EXPORT || prev.end_of_program ||
+       (cur.op != CfOp::EXPORT && cur.op != CfOp::EXPORT_DONE))
+      return false;
+   if (a.type != b.type || a.swizzle != b.swizzle || a.elem_size != b.elem_size ||
+       a.comp_mask != b.comp_mask || a.rw_rel || b.rw_rel || a.burst_count + b.burst_count > 16 ||
+       prev.barrier != cur.barrier || prev.valid_pixel_mode != cur.valid_pixel_mode ||
+       prev.whole_quad_mode != cur.whole_quad_mode || prev.mark != cur.mark)
+      return false;
+   /* An export that reads no register names R0 without reading it: its
+    * GPR is no anchor for a burst. */
+   bool reads = false;
+   for (uint8_t s : a.swizzle)
+      reads = reads || s < 4;
+   if (!reads)
+      return false;
+   ExportInfo m = a;
+   if (a.gpr + a.burst_count == b.gpr && a.array_base + a.burst_count == b.array_base) {
+      /* cur follows prev */
+   } else if (b.gpr + b.burst_count == a.gpr && b.array_base + b.burst_count == a.array_base) {
+      m.gpr = b.gpr;
+      m.array_base = b.array_base;
+   } else {
+      return false;
+   }
+   m.burst_count = uint8_t(a.burst_count + b.burst_count);
+   prev.exp = m;
+   prev.op = cur.op;
+   prev.end_of_program = cur.end_of_program;
    return true;
 }
 

@@ -6,9 +6,13 @@
  * channel of the lowest GPR its interfering classes leave.  On SSA values
  * coloured in definition order this first fit keeps the register count
  * close to the maximal pressure, which is what lets it beat allocations
- * that follow the source program's registers.
+ * that follow the source program's registers.  Last, runs of exports
+ * (one type, consecutive array bases) move onto consecutive GPRs with one
+ * channel layout where that costs no register and no copy, so bc_finalize
+ * can merge them into burst exports (fewer CF instructions).
  */
 #include <algorithm>
+#include <array>
 
 #include "r600/sb/sb_ra.h"
 
@@ -187,6 +191,402 @@ struct Colourer {
       }
       return false;
    }
+
+   /* Export bursts.  bc_finalize merges exports in a row into one burst
+    * when their swizzles agree and each reads the GPR after the previous
+    * one's; each export is a vector group coloured on its own.  Here a run
+    * of exports of one type with consecutive array bases moves onto
+    * consecutive GPRs with one channel layout, when nothing is lost: the
+    * GPRs are below the count already in use (a burst never costs a
+    * register), free of every class the moved ones interfere with, vector
+    * groups move whole, fixed and precoloured channels stay, and no copy
+    * that was a no-op stops being one. */
+   struct ExportSlot {
+      int konst = -1; /* SEL_MASK / SEL_0 / SEL_1 finalize will emit */
+      int root = -1;  /* else the class read */
+   };
+   using Slots = std::array<ExportSlot, 4>;
+
+   /* What finalize's emit_export will put in each swizzle position. */
+   bool export_slots(const Node *n, Slots &slots) const
+   {
+      const ExportInfo &e = n->cf->exp;
+      size_t vi = 0;
+      for (unsigned ch = 0; ch < 4; ch++) {
+         slots[ch] = ExportSlot{};
+         if (e.swizzle[ch] >= 4) {
+            slots[ch].konst = e.swizzle[ch];
+            continue;
+         }
+         if (vi >= n->src.size())
+            return false;
+         const Value &v = n->src[vi++];
+         if (v.kind == ValueKind::None) {
+            slots[ch].konst = kSelMask;
+         } else if (v.kind == ValueKind::Literal && !v.neg && !v.abs &&
+                    (v.literal == 0 || v.literal == 0x3f800000)) {
+            slots[ch].konst = v.literal ? kSel1 : kSel0;
+         } else if (v.kind == ValueKind::Var && ra_value_allocatable(sh, v) &&
+                    ctx.allocatable[sh.value_id(v)] && gpr[root[sh.value_id(v)]] >= 0) {
+            slots[ch].root = int(root[sh.value_id(v)]);
+         } else {
+            return false;
+         }
+      }
+      return vi == n->src.size();
+   }
+
+   /* Copies (ctx.copies indices) by the classes they join. */
+   std::vector<std::vector<unsigned>> copies_of;
+
+   /* Copies touching the classes that are no-ops now (one touching two of
+    * them counts twice, alike before and after a move). */
+   unsigned noop_copies(const std::vector<unsigned> &classes) const
+   {
+      unsigned n = 0;
+      for (unsigned r : classes)
+         for (unsigned k : copies_of[r]) {
+            const unsigned a = root[ctx.copies[k].dst], b = root[ctx.copies[k].src];
+            n += a == b || (gpr[a] == gpr[b] && chan[a] == chan[b]);
+         }
+      return n;
+   }
+
+   /* The channel each class of the run being placed had before, and the
+    * GPR each element of it had. */
+   std::vector<int> was_chan, old_gpr_;
+
+   /* Whether class r may take register channel (g, c): no class it
+    * interferes with is there, its fixed channel allows it, and no class it
+    * would rather not share a channel with (chan_excl) ends up on c. */
+   bool fits(unsigned r, int g, int c, unsigned num_gprs) const
+   {
+      if (g < 0 || unsigned(g) >= num_gprs || ctx.reserved_gpr[unsigned(g)])
+         return false;
+      const int fc = want_chan(r);
+      if (fc >= 0 && fc != c)
+         return false;
+      for (unsigned v : members[r]) {
+         for (unsigned w : ctx.adj[v]) {
+            const unsigned o = root[w];
+            if (o != r && gpr[o] == g && chan[o] == c)
+               return false;
+         }
+         /* Only a new conflict counts: fixed channels may have forced one. */
+         for (unsigned w : ctx.chan_excl[v]) {
+            const unsigned o = root[w];
+            if (o != r && gpr[o] >= 0 && chan[o] == c && c != was_chan[r])
+               return false;
+         }
+      }
+      return true;
+   }
+
+   /* One export of a run: the classes it reads, by swizzle position. */
+   struct RunElem {
+      Slots slots;
+      std::vector<unsigned> roots;
+      bool pinned = false; /* precoloured, or shares a vector group: stays */
+   };
+
+   /* Element e on GPR g with position ch on channel map[ch], if it fits
+    * (classes of the run not placed yet are uncoloured). */
+   bool put(const RunElem &e, int g, const std::array<int, 4> &map, unsigned num_gprs)
+   {
+      std::vector<std::pair<unsigned, int>> done; /* root, channel */
+      for (unsigned ch = 0; ch < 4; ch++) {
+         if (e.slots[ch].root < 0)
+            continue;
+         const unsigned r = unsigned(e.slots[ch].root);
+         const int c = map[ch];
+         bool seen = false, clash = false;
+         for (auto [dr, dc] : done) {
+            seen = seen || (dr == r && dc == c);
+            clash = clash || (dr == r) != (dc == c);
+         }
+         if (clash)
+            return false;
+         if (seen)
+            continue;
+         if (e.pinned ? gpr[r] != g || chan[r] != c : !fits(r, g, c, num_gprs))
+            return false;
+         done.push_back({r, c});
+      }
+      if (!e.pinned)
+         for (auto [r, c] : done) {
+            gpr[r] = g;
+            chan[r] = c;
+         }
+      return true;
+   }
+
+   void unput(const RunElem &e)
+   {
+      if (!e.pinned)
+         for (unsigned r : e.roots)
+            gpr[r] = chan[r] = -1;
+   }
+
+   /* Elements [i, i + len) on consecutive GPRs with one channel layout, one
+    * of those the run's elements had: the first GPR that takes them all. */
+   bool put_burst(const std::vector<RunElem> &run, size_t i, size_t len,
+                  const std::vector<std::array<int, 4>> &maps, unsigned num_gprs)
+   {
+      /* Where an element already was first: its copies stay no-ops. */
+      std::vector<unsigned> hs;
+      for (size_t k = 0; k < len; k++)
+         if (old_gpr_[i + k] >= int(k))
+            hs.push_back(unsigned(old_gpr_[i + k]) - unsigned(k));
+      for (unsigned h = 0; h < num_gprs; h++)
+         hs.push_back(h);
+      for (const auto &map : maps)
+         for (unsigned h : hs) {
+            if (h + len > num_gprs)
+               continue;
+            size_t k = 0;
+            while (k < len && put(run[i + k], int(h + k), map, num_gprs))
+               k++;
+            if (k == len)
+               return true;
+            while (k-- > 0)
+               unput(run[i + k]);
+         }
+      return false;
+   }
+
+   /* A run of two or more exports with one swizzle pattern.  Its movable
+    * elements are taken out and put back from the left, each time as the
+    * longest burst that fits anywhere below num_gprs, else alone where it
+    * was (or anywhere, on its old channels).  Any failure, or a copy that
+    * stops being a no-op, restores the colours it had. */
+   void place_run(std::vector<RunElem> &run, unsigned num_gprs)
+   {
+      std::vector<unsigned> all;
+      std::vector<std::array<int, 4>> maps, old_maps;
+      old_gpr_.clear();
+      for (const RunElem &e : run) {
+         std::array<int, 4> map{-1, -1, -1, -1};
+         int g = -1;
+         for (unsigned ch = 0; ch < 4; ch++)
+            if (e.slots[ch].root >= 0) {
+               map[ch] = chan[unsigned(e.slots[ch].root)];
+               g = gpr[unsigned(e.slots[ch].root)];
+            }
+         old_maps.push_back(map);
+         old_gpr_.push_back(g);
+         if (std::find(maps.begin(), maps.end(), map) == maps.end())
+            maps.push_back(map);
+         for (unsigned r : e.roots) {
+            if (std::find(all.begin(), all.end(), r) != all.end())
+               return; /* a class read by two elements */
+            all.push_back(r);
+         }
+      }
+      std::vector<std::pair<int, int>> saved;
+      was_chan.resize(members.size(), -1);
+      for (unsigned r : all) {
+         saved.push_back({gpr[r], chan[r]});
+         was_chan[r] = chan[r];
+      }
+      const unsigned before = noop_copies(all);
+      for (const RunElem &e : run)
+         unput(e);
+      bool ok = true;
+      unsigned bursts = 0;
+      for (size_t i = 0; ok && i < run.size();) {
+         size_t len = std::min<size_t>(run.size() - i, 16);
+         while (len >= 2 && !put_burst(run, i, len, maps, num_gprs))
+            len--;
+         if (len >= 2) {
+            bursts += unsigned(len - 1);
+            i += len;
+            continue;
+         }
+         ok = put(run[i], old_gpr_[i], old_maps[i], num_gprs);
+         for (unsigned h = 0; !ok && h < num_gprs; h++)
+            ok = put(run[i], int(h), old_maps[i], num_gprs);
+         i++;
+      }
+      if (ok && bursts > 0 && noop_copies(all) >= before)
+         return;
+      for (size_t k = 0; k < all.size(); k++) {
+         gpr[all[k]] = saved[k].first;
+         chan[all[k]] = saved[k].second;
+      }
+      /* Else pairs, left to right, the others staying where they are:
+       * element i next to element i - 1, one of the two moving (or both,
+       * to a layout one of them has), unless that breaks a pair made
+       * before. */
+      std::vector<bool> joined(run.size(), false);
+      for (size_t i = 1; i < run.size(); i++) {
+         if (old_gpr_[i - 1] < 0 || old_gpr_[i] < 0)
+            continue;
+         const bool move_prev = !run[i - 1].pinned && !joined[i - 1];
+         if (run[i].pinned && !move_prev)
+            continue;
+         std::vector<unsigned> hs{unsigned(old_gpr_[i - 1])};
+         if (old_gpr_[i] > 0)
+            hs.push_back(unsigned(old_gpr_[i] - 1));
+         if (move_prev && !run[i].pinned)
+            for (unsigned h = 0; h + 1 < num_gprs; h++)
+               hs.push_back(h);
+         bool done = false;
+         for (const std::array<int, 4> &map : {old_maps[i - 1], old_maps[i]})
+            for (unsigned h : hs) {
+               if (done)
+                  break;
+               if ((!move_prev && (int(h) != old_gpr_[i - 1] || map != old_maps[i - 1])) ||
+                   (run[i].pinned && (int(h) + 1 != old_gpr_[i] || map != old_maps[i])))
+                  continue;
+               std::vector<unsigned> moved;
+               std::vector<int> to_gpr, to_chan;
+               if (!pair_targets(run[i - 1], int(h), map, moved, to_gpr, to_chan) ||
+                   !pair_targets(run[i], int(h) + 1, map, moved, to_gpr, to_chan))
+                  continue;
+               done = try_move(moved, to_gpr, to_chan, num_gprs);
+               if (done) {
+                  old_gpr_[i - 1] = int(h);
+                  old_gpr_[i] = int(h) + 1;
+                  old_maps[i - 1] = old_maps[i] = map;
+                  joined[i] = true;
+               }
+            }
+      }
+   }
+
+   /* The register channels of element e on GPR g with layout map, added to
+    * the lists; false when two classes would share one or a class would
+    * need two. */
+   static bool pair_targets(const RunElem &e, int g, const std::array<int, 4> &map,
+                            std::vector<unsigned> &moved, std::vector<int> &to_gpr,
+                            std::vector<int> &to_chan)
+   {
+      for (unsigned ch = 0; ch < 4; ch++) {
+         if (e.slots[ch].root < 0)
+            continue;
+         const unsigned r = unsigned(e.slots[ch].root);
+         const auto k = size_t(std::find(moved.begin(), moved.end(), r) - moved.begin());
+         if (k < moved.size()) {
+            if (to_gpr[k] != g || to_chan[k] != map[ch])
+               return false;
+            continue;
+         }
+         for (size_t j = 0; j < moved.size(); j++)
+            if (to_gpr[j] == g && to_chan[j] == map[ch])
+               return false;
+         moved.push_back(r);
+         to_gpr.push_back(g);
+         to_chan.push_back(map[ch]);
+      }
+      return true;
+   }
+
+   /* Moves the classes of unpinned elements (their vector groups are their
+    * own) to the given register channels if that loses nothing; false
+    * leaves the colours as they were. */
+   bool try_move(const std::vector<unsigned> &moved, const std::vector<int> &to_gpr,
+                 const std::vector<int> &to_chan, unsigned num_gprs)
+   {
+      auto moving = [&](unsigned o) {
+         return std::find(moved.begin(), moved.end(), o) != moved.end();
+      };
+      for (size_t i = 0; i < moved.size(); i++) {
+         const unsigned r = moved[i];
+         if (gpr[r] == to_gpr[i] && chan[r] == to_chan[i])
+            continue; /* stays: a pinned element's class among them */
+         if (unsigned(to_gpr[i]) >= num_gprs || ctx.reserved_gpr[unsigned(to_gpr[i])])
+            return false;
+         const int fc = want_chan(r);
+         if (fc >= 0 && fc != to_chan[i])
+            return false;
+         for (unsigned v : members[r]) {
+            for (unsigned w : ctx.adj[v]) {
+               const unsigned o = root[w];
+               if (gpr[o] == to_gpr[i] && chan[o] == to_chan[i] && !moving(o))
+                  return false;
+            }
+            for (unsigned w : ctx.chan_excl[v]) {
+               const unsigned o = root[w];
+               if (!moving(o) && chan[o] == to_chan[i] && chan[o] != chan[r])
+                  return false;
+            }
+         }
+      }
+      const unsigned before = noop_copies(moved);
+      std::vector<std::pair<int, int>> saved;
+      for (size_t i = 0; i < moved.size(); i++) {
+         saved.push_back({gpr[moved[i]], chan[moved[i]]});
+         gpr[moved[i]] = to_gpr[i];
+         chan[moved[i]] = to_chan[i];
+      }
+      if (noop_copies(moved) >= before)
+         return true;
+      for (size_t i = 0; i < moved.size(); i++) {
+         gpr[moved[i]] = saved[i].first;
+         chan[moved[i]] = saved[i].second;
+      }
+      return false;
+   }
+
+   /* Exports in a row within one list: ALU clauses between them do not
+    * break a run, since finalize moves an ALU clause before exports that do
+    * not read what it writes (ra_split's copies for the next export).  A
+    * run holds one type, consecutive array bases and one swizzle pattern
+    * (the same positions masked, constant or read); EXPORT_DONE ends it. */
+   void burst_exports(const Node *n, unsigned num_gprs,
+                      const std::vector<std::vector<unsigned>> &groups_of)
+   {
+      std::vector<RunElem> run;
+      const ExportInfo *last = nullptr;
+      auto end_run = [&]() {
+         if (run.size() > 1)
+            place_run(run, num_gprs);
+         run.clear();
+         last = nullptr;
+      };
+      for (const Node *c : n->children) {
+         if (c->kind == NodeKind::Cf && (!c->cf || cf_op_info(c->cf->op).enc == CfEncoding::Alu))
+            continue;
+         if (!(c->kind == NodeKind::Cf && cf_op_info(c->cf->op).enc == CfEncoding::Export)) {
+            end_run();
+            burst_exports(c, num_gprs, groups_of);
+            continue;
+         }
+         const ExportInfo &e = c->cf->exp;
+         RunElem el;
+         if (e.rw_rel || e.burst_count != 1 || !export_slots(c, el.slots)) {
+            end_run();
+            continue;
+         }
+         for (unsigned ch = 0; ch < 4; ch++) {
+            const int r = el.slots[ch].root;
+            if (r >= 0 &&
+                std::find(el.roots.begin(), el.roots.end(), unsigned(r)) == el.roots.end())
+               el.roots.push_back(unsigned(r));
+         }
+         /* Precoloured classes stay; so do classes in a vector group with
+          * classes outside this export (a fetch's results it reads). */
+         for (unsigned r : el.roots) {
+            el.pinned = el.pinned || ctx.pre_gpr[r] >= 0;
+            for (unsigned gi : groups_of[r])
+               for (unsigned v : ctx.vec_groups[gi])
+                  el.pinned = el.pinned || (ctx.allocatable[v] &&
+                                            std::find(el.roots.begin(), el.roots.end(),
+                                                      root[v]) == el.roots.end());
+         }
+         bool joins = last && last->type == e.type && last->array_base + 1 == e.array_base;
+         for (unsigned ch = 0; joins && ch < 4; ch++)
+            joins = (el.slots[ch].root < 0) == (run.back().slots[ch].root < 0) &&
+                    el.slots[ch].konst == run.back().slots[ch].konst;
+         if (!joins)
+            end_run();
+         run.push_back(std::move(el));
+         last = &e;
+         if (c->cf->op != CfOp::EXPORT || c->cf->end_of_program)
+            end_run();
+      }
+      end_run();
+   }
 };
 
 } // namespace
@@ -198,7 +598,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
       return false;
    }
-   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, 0, {}};
+   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}};
    col.members.resize(nv);
    col.gpr.assign(nv, -1);
    col.chan.assign(nv, -1);
@@ -244,6 +644,30 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
    for (unsigned r : roots)
       if (col.gpr[r] < 0 && !col.scalar(r))
          return false;
+
+   {
+      unsigned used = 0;
+      for (unsigned r : roots)
+         used = std::max(used, unsigned(col.gpr[r] + 1));
+      std::vector<std::vector<unsigned>> groups_of(nv);
+      for (size_t gi = 0; gi < ctx.vec_groups.size(); gi++)
+         for (unsigned v : ctx.vec_groups[gi])
+            if (ctx.allocatable[v]) {
+               std::vector<unsigned> &l = groups_of[col.root[v]];
+               if (l.empty() || l.back() != gi)
+                  l.push_back(unsigned(gi));
+            }
+      col.copies_of.resize(nv);
+      for (size_t k = 0; k < ctx.copies.size(); k++) {
+         const RaCopy &c = ctx.copies[k];
+         if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
+            continue;
+         col.copies_of[col.root[c.dst]].push_back(unsigned(k));
+         if (col.root[c.src] != col.root[c.dst])
+            col.copies_of[col.root[c.src]].push_back(unsigned(k));
+      }
+      col.burst_exports(sh.root, used, groups_of);
+   }
 
    alloc.reg.assign(nv, RegAssign{});
    alloc.num_gprs = 0;
