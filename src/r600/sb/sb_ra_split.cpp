@@ -10,7 +10,6 @@
  */
 #include <algorithm>
 #include <map>
-#include <set>
 #include <variant>
 
 #include "r600/sb/sb_ra.h"
@@ -86,8 +85,9 @@ struct Splitter {
     * TEX coordinates) go, so they hold no register.  As in dce_cleanup, a
     * group left empty goes, and so does a synthetic clause; a bytecode
     * clause stays (its op may matter to the control flow). */
-   void drop_dead_const_movs(const std::vector<uint32_t> &uses)
+   bool drop_dead_const_movs(const std::vector<uint32_t> &uses)
    {
+      bool dropped = false;
       auto erase = [](std::vector<Node *> &v, const Node *n) {
          auto it = std::find(v.begin(), v.end(), n);
          if (it == v.end())
@@ -98,10 +98,12 @@ struct Splitter {
       for (const ConstMov &m : const_movs) {
          if (uses[sh.value_id(m.alu->dst[0])] || !erase(m.group->children, m.alu))
             continue;
+         dropped = true;
          if (m.group->children.empty() && erase(m.cf->children, m.group) &&
              m.cf->children.empty() && !m.cf->cf && m.parent)
             erase(m.parent->children, m.cf);
       }
+      return dropped;
    }
 
    /* A register operand no register is needed for: a channel nothing wrote
@@ -238,33 +240,36 @@ struct Splitter {
    std::vector<Value> copy_operands(std::vector<Value> &vals, size_t first, size_t count,
                                     std::vector<Node *> &groups)
    {
-      std::map<Ref, Value> done;
+      /* At most four operands: the copies so far are the lookup table. */
+      std::vector<Ref> done;
       std::vector<Value> out;
       for (size_t k = first; k < first + count && k < vals.size(); k++) {
          Value &v = vals[k];
          if (!alloc(v))
             continue;
-         auto it = done.find(ref(v));
-         if (it == done.end()) {
+         size_t d = size_t(std::find(done.begin(), done.end(), ref(v)) - done.begin());
+         if (d == done.size()) {
             Value t;
             groups.push_back(copy_group(v, t));
-            it = done.emplace(ref(v), t).first;
+            done.push_back(ref(v));
             out.push_back(t);
          }
-         v = it->second;
+         v = out[d];
       }
       return out;
    }
 
    Node *fetch_clause_copies(Node *cfn)
    {
-      std::set<Ref> defined;
+      /* A clause holds at most a few dozen fetch results: a flat list. */
+      std::vector<Ref> defined;
       std::vector<Node *> groups;
       for (Node *f : cfn->children) {
          if (f->kind != NodeKind::Fetch)
             continue;
          for (const Value &s : f->src)
-            if (s.kind == ValueKind::Var && defined.count(ref(s))) {
+            if (s.kind == ValueKind::Var &&
+                std::find(defined.begin(), defined.end(), ref(s)) != defined.end()) {
                fail(cfn->cf_index, "a fetch reads the result of another fetch of its clause");
                return nullptr;
             }
@@ -283,7 +288,7 @@ struct Splitter {
          for (const Value &v : f->dst) {
             if (v.kind != ValueKind::Var)
                continue;
-            defined.insert(ref(v));
+            defined.push_back(ref(v));
             if (var_in_array(sh, v.var))
                in_array = true;
             else if (alloc(v))
@@ -376,10 +381,16 @@ struct Splitter {
 
    void process(Node *n)
    {
-      if (!ok)
+      /* Instructions hold nothing to split; a clause's psis and operands
+       * are handled by its parent, which places the copies before it. */
+      if (!ok || n->kind == NodeKind::AluGroup || n->kind == NodeKind::Alu ||
+          n->kind == NodeKind::Fetch || n->kind == NodeKind::Psi)
          return;
+      /* The children are rebuilt only once a copy clause goes in. */
       std::vector<Node *> out;
-      for (Node *c : n->children) {
+      bool rebuilt = false;
+      for (size_t i = 0; i < n->children.size(); i++) {
+         Node *c = n->children[i];
          process(c);
          if (!ok)
             return;
@@ -402,11 +413,17 @@ struct Splitter {
          }
          if (!ok)
             return;
+         if (before && !rebuilt) {
+            out.assign(n->children.begin(), n->children.begin() + long(i));
+            rebuilt = true;
+         }
          if (before)
             out.push_back(before);
-         out.push_back(c);
+         if (rebuilt)
+            out.push_back(c);
       }
-      n->children = std::move(out);
+      if (rebuilt)
+         n->children = std::move(out);
       if (n->kind == NodeKind::Depart || n->kind == NodeKind::Repeat)
          jump_copies(n);
       if (n->kind == NodeKind::Region) {
@@ -437,51 +454,6 @@ struct Splitter {
    }
 };
 
-/* How many operands read each value (value_id), anywhere in the tree. */
-void count_uses(const RegionShader &sh, const Node *n, std::vector<uint32_t> &uses)
-{
-   auto see = [&](const Value &v, auto &self) -> void {
-      if (v.kind == ValueKind::Var && v.var >= 0)
-         uses[sh.value_id(v)]++;
-      if (v.rel)
-         self(*v.rel, self);
-      for (const Value &u : v.mayuse)
-         self(u, self);
-   };
-   for (const Value &v : n->src)
-      see(v, see);
-   for (const Value &v : n->dst) {
-      if (v.rel)
-         see(*v.rel, see);
-      for (const Value &u : v.mayuse)
-         see(u, see);
-   }
-   for (const Node *p : n->phi)
-      count_uses(sh, p, uses);
-   for (const Node *p : n->loop_phi)
-      count_uses(sh, p, uses);
-   for (const Node *c : n->children)
-      count_uses(sh, c, uses);
-}
-
-void mark_present(const RegionShader &sh, const Node *n, std::vector<bool> &present)
-{
-   auto see = [&](const Value &v) {
-      if (ra_value_allocatable(sh, v))
-         present[sh.value_id(v)] = true;
-   };
-   for (const Value &v : n->src)
-      see(v);
-   for (const Value &v : n->dst)
-      see(v);
-   for (const Node *p : n->phi)
-      mark_present(sh, p, present);
-   for (const Node *p : n->loop_phi)
-      mark_present(sh, p, present);
-   for (const Node *c : n->children)
-      mark_present(sh, c, present);
-}
-
 bool is_plain_mov(const Node *a)
 {
    const AluInstr *in = a->alu;
@@ -492,12 +464,35 @@ bool is_plain_mov(const Node *a)
    return s.kind == ValueKind::Var && !s.neg && !s.abs;
 }
 
-void collect_movs_and_chans(const RegionShader &sh, const Node *n, RaContext &ctx,
-                            unsigned depth)
-{
-   if (n->kind == NodeKind::Region && n->loop)
-      depth++;
-   if (n->kind == NodeKind::AluGroup) {
+/* What ra_split needs from the finished tree, in one walk (the tree is
+ * large next to these tables, so each walk is mostly cache misses): how
+ * many operands read each value (when `uses` is given), which values
+ * get a register (ctx.allocatable), the fixed channels of groups that stay
+ * whole and the plain copies with their loop cost (ctx.copies, in tree
+ * order). */
+struct TreeFacts {
+   const RegionShader &sh;
+   RaContext &ctx;
+   std::vector<uint32_t> *uses;
+
+   void count(const Value &v)
+   {
+      if (v.kind == ValueKind::Var && v.var >= 0)
+         (*uses)[sh.value_id(v)]++;
+      if (v.rel)
+         count(*v.rel);
+      for (const Value &u : v.mayuse)
+         count(u);
+   }
+
+   void present(const Value &v)
+   {
+      if (ra_value_allocatable(sh, v))
+         ctx.allocatable[sh.value_id(v)] = true;
+   }
+
+   void group(const Node *n, unsigned depth)
+   {
       bool fixed = alu_group_fixed(sh, n);
       for (const Node *a : n->children) {
          if (a->kind != NodeKind::Alu || !a->alu || a->dst.empty())
@@ -511,11 +506,36 @@ void collect_movs_and_chans(const RegionShader &sh, const Node *n, RaContext &ct
          if (is_plain_mov(a) && ra_value_allocatable(sh, a->src[0]))
             ctx.copies.push_back({id, sh.value_id(a->src[0]), 1 + 10 * depth});
       }
-      return;
    }
-   for (const Node *c : n->children)
-      collect_movs_and_chans(sh, c, ctx, depth);
-}
+
+   void walk(const Node *n, unsigned depth)
+   {
+      for (const Value &v : n->src) {
+         if (uses)
+            count(v);
+         present(v);
+      }
+      for (const Value &v : n->dst) {
+         if (uses) {
+            if (v.rel)
+               count(*v.rel);
+            for (const Value &u : v.mayuse)
+               count(u);
+         }
+         present(v);
+      }
+      for (const Node *p : n->phi)
+         walk(p, depth);
+      for (const Node *p : n->loop_phi)
+         walk(p, depth);
+      if (n->kind == NodeKind::Region && n->loop)
+         depth++;
+      if (n->kind == NodeKind::AluGroup)
+         group(n, depth);
+      for (const Node *c : n->children)
+         walk(c, depth);
+   }
+};
 
 } // namespace
 
@@ -552,12 +572,6 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       return false;
    s.fill_forced_phis();
    sh.number_values();
-   /* One count of readers serves the dead constant MOVs and the unread
-    * fetch results (dce_cleanup already ran: every reader is live). */
-   std::vector<uint32_t> uses(sh.num_values(), 0);
-   count_uses(sh, sh.root, uses);
-   if (s.const_operands)
-      s.drop_dead_const_movs(uses);
 
    unsigned nv = sh.num_values();
    ctx = RaContext{};
@@ -575,7 +589,20 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    ctx.const_operands = s.const_operands;
 
    ctx.allocatable.assign(nv, false);
-   mark_present(sh, sh.root, ctx.allocatable);
+   /* One count of readers serves the dead constant MOVs and the unread
+    * fetch results (dce_cleanup already ran: every reader is live). */
+   std::vector<uint32_t> uses(nv, 0);
+   TreeFacts facts{sh, ctx, &uses};
+   facts.walk(sh.root, 0);
+   if (s.const_operands && s.drop_dead_const_movs(uses)) {
+      /* The tree lost instructions (maybe whole groups): take presence,
+       * fixed channels and copies again from what is left. */
+      ctx.allocatable.assign(nv, false);
+      ctx.fixed_chan.assign(nv, -1);
+      ctx.copies.clear();
+      TreeFacts again{sh, ctx, nullptr};
+      again.walk(sh.root, 0);
+   }
    /* A fetch result nothing reads gets no register: bc_finalize masks it
     * (dst_sel 7), so it costs no channel of the fetch's GPR. */
    for (const Ref &r : s.fetch_dsts) {
@@ -646,7 +673,6 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       diags.error("ra", SourceLoc{0, 0}, "ra_split: loop liveness does not settle");
       return false;
    }
-   collect_movs_and_chans(sh, sh.root, ctx, 0);
    return true;
 }
 
