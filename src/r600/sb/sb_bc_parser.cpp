@@ -58,6 +58,37 @@ bool is_movable(ChipClass chip, const AluInstr &in)
    return true;
 }
 
+/* The CF instruction without its ALU groups, which live in the IR: copying
+ * the whole instruction only to clear them cost an allocation per group
+ * and literal list.  The size check fails when CfInstr gains a field, so
+ * that the field is added here too. */
+void copy_cf_header(const CfInstr &cf, CfInstr &h)
+{
+   static_assert(sizeof(CfInstr) == 128, "CfInstr changed: copy the new field below");
+   h.op = cf.op;
+   h.target = cf.target;
+   h.addr = cf.addr;
+   h.pop_count = cf.pop_count;
+   h.cf_const = cf.cf_const;
+   h.cond = cf.cond;
+   h.count = cf.count;
+   h.call_count = cf.call_count;
+   h.jumptable_sel = cf.jumptable_sel;
+   h.barrier = cf.barrier;
+   h.valid_pixel_mode = cf.valid_pixel_mode;
+   h.whole_quad_mode = cf.whole_quad_mode;
+   h.end_of_program = cf.end_of_program;
+   h.mark = cf.mark;
+   h.alt_const = cf.alt_const;
+   h.alu_ext = cf.alu_ext;
+   h.kcache = cf.kcache;
+   h.groups.clear();
+   h.fetches = cf.fetches;
+   h.exp = cf.exp;
+   h.cf_addr = cf.cf_addr;
+   h.clause_addr = cf.clause_addr;
+}
+
 } // namespace
 
 bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
@@ -68,20 +99,26 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
    for (size_t ci = 0; ci < prog.cf.size(); ci++) {
       const CfInstr &cf = prog.cf[ci];
       CfNode node;
-      node.cf = cf;
       node.is_alu = cf_op_info(cf.op).enc == CfEncoding::Alu;
       if (!node.is_alu) {
+         node.cf = cf;
          sh.cf.push_back(std::move(node));
          continue;
       }
-      node.cf.groups.clear();
+      copy_cf_header(cf, node.cf);
       AluClause &cl = node.alu;
       std::vector<bool> fixed(cf.groups.size(), false);
       std::vector<bool> reads_forward(cf.groups.size(), false);
+      size_t ninstrs = 0;
+      for (const AluGroup &g : cf.groups)
+         ninstrs += g.instrs.size();
+      cl.nodes.reserve(ninstrs);
+      cl.groups.reserve(cf.groups.size());
       for (size_t gi = 0; gi < cf.groups.size(); gi++) {
          const AluGroup &g = cf.groups[gi];
          GroupNode gn;
-         gn.original = g;
+         gn.nodes.reserve(g.instrs.size());
+         gn.slots.reserve(g.instrs.size());
          /* Nodes of the previous group by slot, for PV/PS. */
          int prev_slot[5] = {-1, -1, -1, -1, -1};
          if (gi)
@@ -164,8 +201,12 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
       for (size_t gi = cf.groups.size(); gi-- > 1;)
          if (fixed[gi] && reads_forward[gi])
             fixed[gi - 1] = true;
-      for (size_t gi = 0; gi < cf.groups.size(); gi++)
+      /* Only fixed groups are emitted from their decoded form. */
+      for (size_t gi = 0; gi < cf.groups.size(); gi++) {
          cl.groups[gi].fixed = fixed[gi];
+         if (fixed[gi])
+            cl.groups[gi].original = cf.groups[gi];
+      }
       sh.cf.push_back(std::move(node));
    }
    return true;

@@ -83,7 +83,7 @@ struct GroupNode {
    std::vector<uint32_t> nodes; /* ids into AluClause::nodes, slot order */
    std::vector<uint8_t> slots;  /* Slot of each node (non-fixed groups) */
    bool fixed = false;
-   AluGroup original;           /* emitted verbatim when fixed */
+   AluGroup original;           /* emitted verbatim when fixed; empty otherwise */
 };
 
 struct AluClause {
