@@ -649,15 +649,28 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
     * guards against a bug turning into a hang (ra_split then refuses). */
    ctx.live_converged = false;
    LiveSet live(nv);
+   /* Only loops (a repeat reads its region's entry set before the walk
+    * gets there) need rounds; without them one backward walk is exact,
+    * so it records the edges at once instead of walking twice. */
+   bool loops = false;
+   for (const Node *r : sh.regions)
+      loops |= r->loop || !r->loop_phi.empty();
+   if (!loops) {
+      w.record = true;
+      w.walk(sh.root, live);
+      ctx.live_converged = !w.changed;
+   }
    for (unsigned round = 0; round < 512 && !ctx.live_converged; round++) {
       w.changed = false;
       live.clear();
       w.walk(sh.root, live);
       ctx.live_converged = !w.changed;
    }
-   w.record = true;
-   live.clear();
-   w.walk(sh.root, live);
+   if (loops) {
+      w.record = true;
+      live.clear();
+      w.walk(sh.root, live);
+   }
    if (w.narrow)
       build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
    else
