@@ -88,7 +88,14 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
 {
    const size_t n = sh.cf.size();
    live_out.assign(n, LiveSet());
-   std::vector<std::vector<size_t>> succ(n);
+   /* At most seven successors (next, target and target + 1, a loop's
+    * start and body, a break's end and the CF after it): a fixed array
+    * per CF instead of a vector each. */
+   struct Succ {
+      size_t to[7];
+      unsigned n = 0;
+   };
+   std::vector<Succ> succ(n);
    std::vector<size_t> loops;
    std::vector<size_t> loop_of(n, SIZE_MAX), loop_end(n, SIZE_MAX);
    for (size_t i = 0; i < n; i++) {
@@ -106,9 +113,12 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
    }
    if (!loops.empty())
       return false;
+   bool backward = false; /* some edge goes back: a loop, so iterate */
    auto add = [&](size_t from, size_t to) {
-      if (to < n)
-         succ[from].push_back(to);
+      if (to < n && succ[from].n < 7) {
+         succ[from].to[succ[from].n++] = to;
+         backward |= to <= from;
+      }
    };
    for (size_t i = 0; i < n; i++) {
       const CfInstr &cf = sh.cf[i].cf;
@@ -146,8 +156,8 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
       changed = false;
       for (size_t i = n; i-- > 0;) {
          LiveSet out;
-         for (size_t s : succ[i])
-            out |= live_in[s];
+         for (unsigned k = 0; k < succ[i].n; k++)
+            out |= live_in[succ[i].to[k]];
          live_out[i] = out;
          const CfNode &c = sh.cf[i];
          const CfEncoding enc = cf_op_info(c.cf.op).enc;
@@ -167,6 +177,10 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
             changed = true;
          }
       }
+      /* Without back edges the backward sweep saw every successor
+       * final: a second sweep would only confirm it. */
+      if (!backward)
+         break;
    }
    if (live_in_out)
       *live_in_out = std::move(live_in);
