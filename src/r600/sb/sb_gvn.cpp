@@ -15,7 +15,6 @@
  */
 #include <algorithm>
 #include <tuple>
-#include <unordered_map>
 
 #include "r600/sb/sb_passes.h"
 
@@ -102,71 +101,150 @@ NodeKey node_key(const AluNode &n)
 
 unsigned reg_key(unsigned sel, unsigned chan) { return sel * 4 + (chan & 3); }
 
+/* Registers a key can name: dst.gpr is 8 bits. */
+constexpr unsigned kRegKeys = 256 * 4;
+
 struct Entry {
+   NodeKey key;
    uint16_t gpr;
    uint8_t chan;
-   std::vector<unsigned> regs; /* registers the value depends on, dst included */
+   uint8_t nregs;
+   unsigned regs[4];    /* registers the value depends on, dst included */
+   uint32_t gens[4];    /* their write generations when entered */
+   uint32_t epoch;
+};
+
+/* The table of one clause.  Entries are never removed: a write bumps its
+ * register's generation and an entry holds while the generations it saw
+ * are current (a relative or AR write starts a new epoch).  That keeps a
+ * write O(1) instead of a scan of the whole table per group, and the
+ * open-addressed index allocates only when it grows.  At most one entry
+ * per key holds at a time: a key already held is not entered again. */
+struct Table {
+   std::vector<Entry> entries;
+   std::vector<int32_t> slots; /* entry index or -1; size a power of two */
+   uint32_t gen[kRegKeys];
+   uint32_t epoch = 0;
+
+   Table() { std::fill(gen, gen + kRegKeys, 0u); }
+
+   bool holds(const Entry &e) const
+   {
+      if (e.epoch != epoch)
+         return false;
+      for (unsigned k = 0; k < e.nregs; k++)
+         if (gen[e.regs[k]] != e.gens[k])
+            return false;
+      return true;
+   }
+
+   const Entry *find(const NodeKey &key, size_t h) const
+   {
+      if (slots.empty())
+         return nullptr;
+      const size_t mask = slots.size() - 1;
+      for (size_t i = h & mask; slots[i] >= 0; i = (i + 1) & mask) {
+         const Entry &e = entries[size_t(slots[i])];
+         if (e.key == key && holds(e))
+            return &e;
+      }
+      return nullptr;
+   }
+
+   void place(int32_t idx, size_t h)
+   {
+      const size_t mask = slots.size() - 1;
+      size_t i = h & mask;
+      while (slots[i] >= 0)
+         i = (i + 1) & mask;
+      slots[i] = idx;
+   }
+
+   void insert(const Entry &e, size_t h)
+   {
+      if (2 * (entries.size() + 1) > slots.size()) {
+         slots.assign(std::max<size_t>(16, 2 * slots.size()), -1);
+         for (size_t k = 0; k < entries.size(); k++)
+            place(int32_t(k), NodeKeyHash{}(entries[k].key));
+      }
+      entries.push_back(e);
+      place(int32_t(entries.size() - 1), h);
+   }
+
+   void write(unsigned r) { gen[r]++; }
+   void clear() { epoch++; }
 };
 
 void number_clause(AluClause &cl)
 {
-   std::unordered_map<NodeKey, Entry, NodeKeyHash> table;
+   Table table;
+   table.entries.reserve(cl.nodes.size());
+   unsigned written[5 * 2];
    for (GroupNode &g : cl.groups) {
       if (!g.fixed) {
          for (uint32_t id : g.nodes) {
             AluNode &n = cl.nodes[id];
             if (!numberable(n))
                continue;
-            auto it = table.find(node_key(n));
-            if (it == table.end())
+            const NodeKey key = node_key(n);
+            const Entry *it = table.find(key, NodeKeyHash{}(key));
+            if (!it)
                continue;
             n.bc.op = AluOp::MOV;
             n.bc.dst.clamp = false;
             n.bc.dst.omod = 0;
             n.src = {};
             n.src[0].value.kind = ValueKind::Gpr;
-            n.src[0].value.sel = it->second.gpr;
-            n.src[0].value.chan = it->second.chan;
+            n.src[0].value.sel = it->gpr;
+            n.src[0].value.chan = it->chan;
          }
       }
-      std::vector<unsigned> written;
+      unsigned nwritten = 0;
       for (uint32_t id : g.nodes) {
          const AluNode &n = cl.nodes[id];
          if (n.bc.dst.rel || (alu_op_info(n.bc.op).flags & AF_MOVA)) {
             table.clear();
-            written.clear();
+            nwritten = 0;
             break;
          }
-         if (n.writes_gpr())
-            written.push_back(reg_key(n.bc.dst.gpr, n.bc.dst.chan));
+         if (n.writes_gpr() && nwritten < 10)
+            written[nwritten++] = reg_key(n.bc.dst.gpr, n.bc.dst.chan);
       }
-      if (!written.empty())
-         for (auto it = table.begin(); it != table.end();) {
-            bool hit = false;
-            for (unsigned r : it->second.regs)
-               hit |= std::find(written.begin(), written.end(), r) != written.end();
-            it = hit ? table.erase(it) : std::next(it);
-         }
+      for (unsigned w = 0; w < nwritten; w++)
+         table.write(written[w]);
       if (g.fixed)
          continue;
       for (uint32_t id : g.nodes) {
          const AluNode &n = cl.nodes[id];
          if (!numberable(n))
             continue;
-         Entry e{n.bc.dst.gpr, n.bc.dst.chan, {reg_key(n.bc.dst.gpr, n.bc.dst.chan)}};
+         Entry e{};
+         e.gpr = n.bc.dst.gpr;
+         e.chan = n.bc.dst.chan;
+         e.regs[e.nregs++] = reg_key(n.bc.dst.gpr, n.bc.dst.chan);
          bool stale = false;
-         for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
+         for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src && s < 3; s++) {
             const Value &v = n.src[s].value;
             if (v.kind != ValueKind::Gpr)
                continue;
             const unsigned r = reg_key(v.sel, v.chan);
             /* Read before this group wrote it: the key no longer
              * describes the register's new contents. */
-            stale |= std::find(written.begin(), written.end(), r) != written.end();
-            e.regs.push_back(r);
+            stale |= std::find(written, written + nwritten, r) != written + nwritten;
+            stale |= r >= kRegKeys; /* no such GPR: never numbered */
+            if (r < kRegKeys)
+               e.regs[e.nregs++] = r;
          }
-         if (!stale)
-            table.emplace(node_key(n), std::move(e));
+         if (stale)
+            continue;
+         e.key = node_key(n);
+         const size_t h = NodeKeyHash{}(e.key);
+         if (table.find(e.key, h))
+            continue; /* the key is held already: the first entry stays */
+         for (unsigned k = 0; k < e.nregs; k++)
+            e.gens[k] = table.gen[e.regs[k]];
+         e.epoch = table.epoch;
+         table.insert(e, h);
       }
    }
 }
