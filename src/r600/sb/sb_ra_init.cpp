@@ -197,10 +197,10 @@ struct Colourer {
     * one's; each export is a vector group coloured on its own.  Here a run
     * of exports of one type with consecutive array bases moves onto
     * consecutive GPRs with one channel layout, when nothing is lost: the
-    * GPRs are below the count already in use (a burst never costs a
-    * register), free of every class the moved ones interfere with, vector
-    * groups move whole, fixed and precoloured channels stay, and no copy
-    * that was a no-op stops being one. */
+    * GPRs are not above the highest one an export reads (a burst never
+    * costs a register), free of every class the moved ones interfere
+    * with, vector groups move whole, fixed and precoloured channels stay,
+    * and no copy that was a no-op stops being one. */
    struct ExportSlot {
       int konst = -1; /* SEL_MASK / SEL_0 / SEL_1 finalize will emit */
       int root = -1;  /* else the class read */
@@ -646,9 +646,24 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
          return false;
 
    {
+      /* Registers the exports read are the ones sure to be in the final
+       * count: the clause-local stage may turn others into clause
+       * temporaries or compact them away (not past a burst), so a burst
+       * stays below the highest of them. */
       unsigned used = 0;
-      for (unsigned r : roots)
-         used = std::max(used, unsigned(col.gpr[r] + 1));
+      std::vector<const Node *> stack{sh.root};
+      while (!stack.empty()) {
+         const Node *n = stack.back();
+         stack.pop_back();
+         for (const Node *c : n->children)
+            stack.push_back(c);
+         if (n->kind != NodeKind::Cf || !n->cf || cf_op_info(n->cf->op).enc != CfEncoding::Export)
+            continue;
+         for (const Value &v : n->src)
+            if (v.kind == ValueKind::Var && ra_value_allocatable(sh, v) &&
+                ctx.allocatable[sh.value_id(v)])
+               used = std::max(used, unsigned(col.gpr[col.root[sh.value_id(v)]] + 1));
+      }
       std::vector<std::vector<unsigned>> groups_of(nv);
       for (size_t gi = 0; gi < ctx.vec_groups.size(); gi++)
          for (unsigned v : ctx.vec_groups[gi])
