@@ -39,6 +39,14 @@ namespace {
 
 constexpr size_t kWindow = 32;
 
+/* A range of a flat array (one row of a CSR list). */
+template <typename T> struct Span {
+   const T *b, *e;
+   const T *begin() const { return b; }
+   const T *end() const { return e; }
+   size_t size() const { return size_t(e - b); }
+};
+
 struct Deps {
    std::vector<uint32_t> strong;
    std::vector<uint32_t> weak;
@@ -456,8 +464,16 @@ class ValueScheduler {
    const GroupNode *prev_fixed_nodes_;
    ValueInfo v_;
    std::vector<uint32_t> unit_;
-   std::vector<std::vector<uint32_t>> members_;
-   std::vector<std::vector<Edge>> succ_;
+   /* Flat lists: unit u's members are mem_[mem_off_[u] .. mem_off_[u + 1]],
+    * its successors succ_[succ_off_[u] ..], position i's predecessors
+    * pred_[pred_off_[i] ..]; one allocation each instead of one per node. */
+   std::vector<uint32_t> mem_, mem_off_;
+   std::vector<Edge> succ_, pred_;
+   std::vector<uint32_t> succ_off_, pred_off_, fill_;
+   Span<uint32_t> members(uint32_t u) const
+   {
+      return {mem_.data() + mem_off_[u], mem_.data() + mem_off_[u + 1]};
+   }
    std::vector<unsigned> npred_, earliest_, height_;
    std::vector<unsigned> group_of_; /* per position, kNoReg until placed */
    std::vector<uint8_t> chan_mask_; /* channels a local's register may use */
@@ -474,7 +490,6 @@ class ValueScheduler {
 void ValueScheduler::build_deps()
 {
    const size_t n = ids_.size();
-   std::vector<std::vector<Edge>> pred(n);
    /* Readers of each register's entering value, as (key, position) pairs
     * sorted by key (positions stay in order): a flat list instead of a
     * vector per register in a hash map. */
@@ -482,13 +497,9 @@ void ValueScheduler::build_deps()
    livein.clear();
    for (size_t i = 0; i < n; i++) {
       const AluNode &nd = cl_.nodes[ids_[i]];
-      for (unsigned s = 0; s < 3; s++) {
-         const int d = v_.src_def[i][s];
-         if (d >= 0)
-            pred[i].push_back({uint32_t(d), true});
-         else if (d == -1)
+      for (unsigned s = 0; s < 3; s++)
+         if (v_.src_def[i][s] == -1)
             livein.push_back({key_of(nd.src[s].value.sel, nd.src[s].value.chan), uint32_t(i)});
-      }
    }
    std::stable_sort(livein.begin(), livein.end(),
                     [](const auto &a, const auto &b) { return a.first < b.first; });
@@ -506,19 +517,30 @@ void ValueScheduler::build_deps()
          first_reader[livein[e].first] = int(e);
       pending_[livein[e].first]++;
    }
-   /* The only register-ordered events left: a non-local definition (the
-    * last of its register in the run) overwrites the value that entered
-    * the run, so it may not precede that value's readers. */
+   /* Predecessors of each position, flat (pred_off_[i] .. pred_off_[i +
+    * 1] in pred_): the true dependences in operand order, then the only
+    * register-ordered events left: a non-local definition (the last of
+    * its register in the run) overwrites the value that entered the run,
+    * so it may not precede that value's readers. */
+   std::vector<Edge> &pred = pred_;
+   pred.clear();
+   pred_off_.assign(n + 1, 0);
    for (size_t i = 0; i < n; i++) {
-      if (v_.def_key[i] < 0 || v_.local[i])
-         continue;
-      const unsigned k = unsigned(v_.def_key[i]);
-      if (first_reader[k] < 0)
-         continue;
-      for (size_t e = size_t(first_reader[k]); e < livein.size() && livein[e].first == k; e++)
-         if (livein[e].second != i)
-            pred[i].push_back({livein[e].second, false});
+      for (unsigned s = 0; s < 3; s++)
+         if (v_.src_def[i][s] >= 0)
+            pred.push_back({uint32_t(v_.src_def[i][s]), true});
+      if (v_.def_key[i] >= 0 && !v_.local[i] && first_reader[v_.def_key[i]] >= 0) {
+         const unsigned k = unsigned(v_.def_key[i]);
+         for (size_t e = size_t(first_reader[k]); e < livein.size() && livein[e].first == k;
+              e++)
+            if (livein[e].second != i)
+               pred.push_back({livein[e].second, false});
+      }
+      pred_off_[i + 1] = uint32_t(pred.size());
    }
+   auto preds = [&](size_t i) {
+      return Span<Edge>{pred.data() + pred_off_[i], pred.data() + pred_off_[i + 1]};
+   };
 
    /* Units: a register swap inside one source group moves as a whole. */
    unit_.resize(n);
@@ -530,7 +552,7 @@ void ValueScheduler::build_deps()
       return x;
    };
    for (size_t i = 0; i < n; i++)
-      for (const Edge &e : pred[i])
+      for (const Edge &e : preds(i))
          if (!e.strong && cl_.nodes[ids_[e.to]].group == cl_.nodes[ids_[i]].group) {
             uint32_t a = find(uint32_t(i)), b = find(e.to);
             if (a != b)
@@ -546,30 +568,47 @@ void ValueScheduler::build_deps()
             unit_[std::max(x, y)] = std::min(x, y);
       }
    }
-   members_.assign(n, {});
+   /* Members of each unit in position order, flat: counted, then placed. */
+   mem_off_.assign(n + 1, 0);
    for (size_t i = 0; i < n; i++) {
       unit_[i] = find(uint32_t(i));
-      members_[unit_[i]].push_back(uint32_t(i));
+      mem_off_[unit_[i] + 1]++;
    }
+   for (size_t u = 0; u < n; u++)
+      mem_off_[u + 1] += mem_off_[u];
+   mem_.resize(n);
+   fill_.assign(mem_off_.begin(), mem_off_.end() - 1);
+   for (size_t i = 0; i < n; i++)
+      mem_[fill_[unit_[i]]++] = uint32_t(i);
    /* Critical path: groups from the unit to the end of the run, kept on
     * the unit's first node.  A unit's members share one source group, so
     * every successor of any member comes later and is already final. */
    height_.assign(n, 0);
    for (size_t i = n; i-- > 0;)
-      for (const Edge &e : pred[i])
+      for (const Edge &e : preds(i))
          if (unit_[e.to] != unit_[i])
             height_[unit_[e.to]] = std::max(height_[unit_[e.to]],
                                             height_[unit_[i]] + (e.strong ? 1u : 0u));
-   succ_.assign(n, {});
+   /* Successors of each unit, flat, in the order the predecessor lists
+    * name them: counted first, then placed. */
    npred_.assign(n, 0);
    earliest_.assign(n, 0);
+   succ_off_.assign(n + 1, 0);
+   for (size_t i = 0; i < n; i++)
+      for (const Edge &e : preds(i))
+         if (unit_[e.to] != unit_[i])
+            succ_off_[unit_[e.to] + 1]++;
+   for (size_t u = 0; u < n; u++)
+      succ_off_[u + 1] += succ_off_[u];
+   succ_.resize(succ_off_[n]);
+   fill_.assign(succ_off_.begin(), succ_off_.end() - 1);
    for (size_t i = 0; i < n; i++) {
       const uint32_t u = unit_[i];
-      for (const Edge &e : pred[i]) {
+      for (const Edge &e : preds(i)) {
          const uint32_t pu = unit_[e.to];
          if (pu == u)
             continue;
-         succ_[pu].push_back({u, e.strong});
+         succ_[fill_[pu]++] = {u, e.strong};
          npred_[u]++;
       }
    }
@@ -602,7 +641,7 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
    bool try_used[5];
    std::copy(used, used + 5, try_used);
    const size_t old = g.nodes.size();
-   for (uint32_t x : members_[u]) {
+   for (uint32_t x : members(u)) {
       AluNode &nd = cl_.nodes[ids_[x]];
       const unsigned slots = alu_slots(chip_, nd.bc.op);
       const bool vec = (slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op);
@@ -742,7 +781,8 @@ bool ValueScheduler::assign_group(size_t gi)
 
 void ValueScheduler::placed(uint32_t u, std::vector<uint32_t> &now)
 {
-   for (const Edge &e : succ_[u]) {
+   for (size_t k = succ_off_[u]; k < succ_off_[u + 1]; k++) {
+      const Edge &e = succ_[k];
       earliest_[e.to] = std::max(earliest_[e.to], e.strong ? cur_ + 1 : cur_);
       if (--npred_[e.to] == 0)
          now.push_back(e.to);
@@ -788,7 +828,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
       cur_ = unsigned(groups_.size());
       for (uint32_t u : ready) {
          reads_prev[u] = 0;
-         for (uint32_t x : members_[u])
+         for (uint32_t x : members(u))
             for (unsigned q = 0; q < 3; q++) {
                const int d = v_.src_def[x][q];
                if (d >= 0 && cur_ > 0 && group_of_[d] == cur_ - 1)
@@ -798,7 +838,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
       std::sort(ready.begin(), ready.end(), prio);
       unsigned demanded[4] = {};
       for (uint32_t u : ready)
-         for (uint32_t x : members_[u])
+         for (uint32_t x : members(u))
             if (!flexible(x))
                demanded[cl_.nodes[ids_[x]].bc.dst.chan & 3]++;
       GroupNode g;
@@ -813,9 +853,9 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
          tries++;
          if (!try_unit(u, g, used, demanded, mat))
             continue;
-         for (uint32_t x : members_[u])
+         for (uint32_t x : members(u))
             group_of_[x] = cur_;
-         remaining -= members_[u].size();
+         remaining -= members(u).size();
          now.clear();
          placed(u, now);
          for (uint32_t s : now) {
@@ -998,7 +1038,8 @@ std::vector<uint8_t> liftable_groups(ChipClass chip, const AluClause &cl)
    return lift;
 }
 
-/* The whole clause on values; false leaves `cl` to be restored. */
+/* The whole clause on values; false leaves the groups as they were and
+ * the nodes to be restored. */
 bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out, bool lift)
 {
    const std::vector<LiveSet> after = live_after_groups(chip, cl, live_out);
@@ -1040,10 +1081,14 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
    }
    if (!flush())
       return false;
-   cl.groups = std::move(out);
+   /* On failure the source groups go back: the caller then only has to
+    * restore the nodes. */
+   std::swap(cl.groups, out);
    auto built = build_clause(chip, cl);
-   if (!built || alu_clause_dwords(*built) > 256)
+   if (!built || alu_clause_dwords(*built) > 256) {
+      std::swap(cl.groups, out);
       return false;
+   }
    cl.built = std::move(*built);
    return true;
 }
@@ -1053,7 +1098,9 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
 bool post_scheduler(Shader &sh, Diagnostics &diags)
 {
    const std::vector<LiveSet> live_out = live_out_or_all(sh);
-   AluClause saved; /* reused: copying into it keeps the storage of the last clause */
+   /* Only the nodes change when a schedule fails; copying into the same
+    * vector each clause reuses its storage. */
+   std::vector<AluNode> saved;
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       CfNode &c = sh.cf[ci];
       if (!c.is_alu)
@@ -1063,13 +1110,13 @@ bool post_scheduler(Shader &sh, Diagnostics &diags)
        * to locals it reads can leave no bank swizzle for it.  Then the
        * clause goes again with reductions verbatim (their operands then
        * keep their registers), and last in register order. */
-      saved = c.alu;
+      saved = c.alu.nodes;
       if (schedule_clause_values(sh.chip, c.alu, live_out[ci], true))
          continue;
-      c.alu = saved;
+      c.alu.nodes = saved;
       if (schedule_clause_values(sh.chip, c.alu, live_out[ci], false))
          continue;
-      c.alu = saved;
+      c.alu.nodes = saved;
       if (!schedule_clause_registers(sh.chip, c.alu, diags))
          return false;
    }
