@@ -38,6 +38,8 @@ struct Checker {
    /* Register channels tracked: those of the GPRs the allocation or the
     * inputs use (the rest never hold a value anyone reads). */
    size_t num_slots = 0;
+   unsigned loop_nest = 0; /* loops around the node being walked */
+   std::vector<std::vector<unsigned>> loops_in;
    std::vector<std::pair<int, unsigned>> names; /* value id -> (var, version) */
    std::vector<const Node *> psi_of;            /* predicated result -> psi */
    /* Value ids through plain copies: a register holding a copy's source
@@ -338,11 +340,64 @@ struct Checker {
       return true;
    }
 
-   /* Each region is walked once per pass over the program; a loop's entry
-    * state meets the repeat states of the previous pass (rep_prev), and
-    * ra_checker repeats passes until no repeat state changes, so nesting
-    * costs passes, not an exponential number of walks. */
+   /* The checking walk settles each outermost loop when it reaches it: the
+    * state at its entry is final then, so the loop alone is walked quietly
+    * until its repeat states (and those of the loops inside it) stop
+    * changing, then once more with the checks.  Code outside loops is
+    * walked once, and a chain of loops settles loop by loop, not in
+    * whole-program passes.  Inside one settling, a loop's entry state
+    * meets the repeat states of the previous walk (rep_prev), so nesting
+    * costs walks, not an exponential number of them. */
    bool region(const Node *n, State &st)
+   {
+      bool is_loop = !n->repeats.empty();
+      if (is_loop && loud && loop_nest == 0)
+         settle(n, st);
+      loop_nest += is_loop;
+      bool reach = region_walk(n, st);
+      loop_nest -= is_loop;
+      return reach;
+   }
+
+   void settle(const Node *n, const State &entry)
+   {
+      const std::vector<unsigned> &inner = loops_in[n->id];
+      loud = false;
+      loop_nest++;
+      bool stable = false;
+      for (unsigned pass = 0; pass < 256 && !stable; pass++) {
+         State s = entry;
+         for (unsigned id : inner)
+            std::fill(repeat_acc[id].begin(), repeat_acc[id].end(), kTop);
+         region_walk(n, s);
+         stable = true;
+         for (unsigned id : inner) {
+            stable = stable && repeat_acc[id] == rep_prev[id];
+            rep_prev[id] = repeat_acc[id];
+         }
+      }
+      loop_nest--;
+      loud = true;
+      if (!stable) {
+         if (ok)
+            diags.error("ra", SourceLoc{0, 0}, "ra_checker: loop states do not settle");
+         ok = false;
+      }
+   }
+
+   /* loops_in[outermost loop] = the loops (itself first) inside it. */
+   void index_loops(const Node *n, int outer)
+   {
+      if (n->kind == NodeKind::Region && !n->repeats.empty()) {
+         if (outer < 0)
+            outer = int(n->id);
+         loops_in[unsigned(outer)].push_back(n->id);
+      }
+      for (const Node *c : n->children)
+         index_loops(c, outer);
+   }
+
+   bool region_walk(const Node *n, State &st)
    {
       unsigned id = n->id;
       std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
@@ -406,9 +461,8 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       if (var.kind == VarKind::Gpr && var.index < 128)
          top_gpr = std::max(top_gpr, int(var.index));
    ck.num_slots = size_t(top_gpr + 1) * 4;
-   bool loops = false;
-   for (const Node *r : sh.regions)
-      loops |= !r->repeats.empty();
+   ck.loops_in.assign(sh.regions.size(), {});
+   ck.index_loops(sh.root, -1);
    State st(ck.num_slots, kUnknown);
    ck.exit_acc.assign(sh.regions.size(), State(ck.num_slots, kTop));
    /* Only loops meet repeat states. */
@@ -431,23 +485,6 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       st[var.index * 4 + var.chan] = int(id);
    }
    ck.rep_prev = ck.repeat_acc;
-   ck.loud = false;
-   /* Without loops the first quiet pass would find every repeat state
-    * unreached, i.e. stable: go straight to the checking pass. */
-   bool stable = !loops;
-   for (unsigned pass = 0; pass < 256 && !stable; pass++) {
-      State s = st;
-      for (auto &r : ck.repeat_acc)
-         std::fill(r.begin(), r.end(), kTop);
-      ck.walk(sh.root, s);
-      stable = ck.repeat_acc == ck.rep_prev;
-      ck.rep_prev = ck.repeat_acc;
-   }
-   if (!stable) {
-      diags.error("ra", SourceLoc{0, 0}, "ra_checker: loop states do not settle");
-      return false;
-   }
-   ck.loud = true;
    ck.walk(sh.root, st);
    if (ck.ok && alloc.num_gprs > kRaMaxGprs) {
       diags.error("ra", SourceLoc{0, 0},
