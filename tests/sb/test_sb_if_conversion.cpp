@@ -1341,6 +1341,91 @@ TEST(SbIfConversion, SpeculatedConstantFetchRunsLikeThePlainCode)
    }
 }
 
+/* gcm: in straight code [F1][B][F2][C] a fetch clause F2 that reads
+ * nothing B computes moves before B, and B and C become one clause.  Here
+ * two constant-buffer fetches whose indices come from the inputs, the
+ * first one's result used before the second: after gcm the fetches are
+ * neighbours, the ALU work after them one clause, and the whole sb
+ * pipeline agrees with the source in the emulator. */
+TEST(SbGcm, FetchMovesBeforeAluItDoesNotRead)
+{
+   auto vfetch = [](unsigned src, unsigned dst) {
+      VtxInstr v;
+      v.buffer_id = 1;
+      v.src_gpr = uint8_t(src);
+      v.src_sel_x = 0;
+      v.dst_gpr = uint8_t(dst);
+      v.data_format = 35;
+      CfInstr c = cf_op(CfOp::VTX);
+      c.fetches.push_back(v);
+      return c;
+   };
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::FLT_TO_INT, kSlotX, dst(3, 0), src_gpr(1, 0)),
+                         alu(AluOp::FLT_TO_INT, kSlotY, dst(4, 0), src_gpr(1, 1))})}),
+      vfetch(3, 5),
+      alu_clause({group({alu(AluOp::MUL_IEEE, kSlotX, dst(2, 0), src_gpr(5, 0), src_gpr(5, 1))})}),
+      vfetch(4, 6),
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(2, 0), src_gpr(6, 2)),
+                         alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(6, 3))})}),
+      export_done(2),
+   });
+   Diagnostics d;
+   auto sh = region_parse(p, {}, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+   ASSERT_TRUE(gcm(*sh, d)) << d.str();
+   EXPECT_EQ(region_dump(*sh),
+             "cf 0 ALU\n"
+             "  group\n"
+             "    x: FLT_TO_INT R3.x.1 = R1.x.0\n"
+             "    y: FLT_TO_INT R4.x.1 = R1.y.0\n"
+             "cf 1 VTX\n"
+             "  VFETCH R5.x.1, R5.y.1, R5.z.1, R5.w.1 = R3.x.1\n"
+             "cf 3 VTX\n"
+             "  VFETCH R6.x.1, R6.y.1, R6.z.1, R6.w.1 = R4.x.1\n"
+             "cf 2 ALU\n"
+             "  group\n"
+             "    x: MUL_IEEE R2.x.1 = R5.x.1, R5.y.1\n"
+             "  group\n"
+             "    x: ADD R2.x.2 = R2.x.1, R6.z.1\n"
+             "    y: MOV R2.y.1 = R6.w.1\n"
+             "cf 5 EXPORT_DONE R2.x.2, R2.y.1, R2.z.0, R2.w.0\n");
+
+   /* The whole pipeline: one VTX clause, same results as the source on
+    * indices inside and outside the buffer. */
+   ShaderInfo info = vs_info(ChipClass::Evergreen);
+   DebugOptions opts;
+   opts.sb = opts.sb_stat = true;
+   sb::SbStats stats;
+   auto out = sb::sb_optimize(p, info, opts, &stats, d);
+   ASSERT_TRUE(out) << d.str() << stats.log;
+   EXPECT_TRUE(stats.ssa) << stats.log;
+   std::string ops;
+   for (const CfInstr &c : out->cf)
+      ops += std::string(cf_op_name(c.op)) + " ";
+   /* B and C in one ALU clause; whether the two VTX clauses join is
+    * bc_finalize's (it keeps them apart when the second fetch's result
+    * reuses the register the first one read). */
+   EXPECT_TRUE(ops == "ALU VTX VTX ALU EXPORT_DONE " || ops == "ALU VTX ALU EXPORT_DONE ")
+      << ops;
+   ShaderInfo out_info = info;
+   out_info.num_gprs = std::max(sb::program_gprs(*out), 1u);
+   Resources res = random_constants(5);
+   std::vector<Vec4> inputs;
+   for (float a : {0.0f, 3.0f, 255.0f, 300.0f, -2.0f})
+      for (float b : {1.0f, 7.0f, 256.0f})
+         inputs.push_back(vec4f(a, b, 0, 0));
+   Batch src = batch_of(inputs), opt = batch_of(inputs);
+   RunLimits lim;
+   ASSERT_EQ(emulate(p, info, res, src, lim).status, RunStatus::Ok);
+   RunResult r = emulate(*out, out_info, res, opt, lim);
+   ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+   for (size_t l = 0; l < inputs.size(); l++)
+      EXPECT_EQ(src.lanes[l].outputs, opt.lanes[l].outputs) << "lane " << l;
+}
+
 /* An if with 30 MADs on each side, in TGSI: converted once, and the
  * pipeline's result agrees with the plain code in the emulator. */
 TEST(SbIfConversion, ThirtyInstructionSidesRunLikeThePlainCode)

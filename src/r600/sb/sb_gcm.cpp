@@ -11,6 +11,12 @@
  * moving it would make it live across the loop next to the phi's own value
  * and cost a copy.  Inner loops go first, so invariant work climbs out of a
  * nest one level per loop.  Clause formation itself is bc_finalize's.
+ *
+ * Second, in straight code a fetch clause moves before the ALU clause just
+ * above it when it reads nothing that clause computes and another fetch
+ * clause sits above that (sink_alu_below_fetches): fetch chains such as
+ * ray marches then run as joined fetch clauses followed by joined ALU
+ * clauses, which pack better and cost fewer CF instructions.
  */
 #include <algorithm>
 #include <functional>
@@ -21,6 +27,15 @@
 namespace sbcc::r600::sb::region {
 
 namespace {
+
+/* Fetch clauses move before independent ALU clauses (sink_alu_below_fetches). */
+constexpr bool kSinkAlu = true;
+/* At most this many fetches in the run a fetch clause joins that way: each
+ * one's result lives across the ALU work it passed.  CYPRESS corpus
+ * (alu_groups / gprs, 74965 / 3722 without the motion): 2 -> 74494 / 3723,
+ * 3 -> 74227 / 3744, 4 -> 74333 / 3757, 8 -> 74281 / 3777 (warsow's
+ * skinning VS fetch their bone matrices that way and pay in GPRs). */
+constexpr unsigned kMaxFetchRun = 3;
 
 struct Gcm {
    RegionShader &sh;
@@ -129,8 +144,77 @@ struct Gcm {
       return n;
    }
 
+   static bool is_fetch(const Node *c)
+   {
+      return c->kind == NodeKind::Cf && c->cf &&
+             cf_op_info(c->cf->op).enc != CfEncoding::Alu &&
+             (c->cf->op == CfOp::TEX || c->cf->op == CfOp::VTX || c->cf->op == CfOp::VTX_TC);
+   }
+
+   static bool is_alu(const Node *c)
+   {
+      return c->kind == NodeKind::Cf && (!c->cf || cf_op_info(c->cf->op).enc == CfEncoding::Alu);
+   }
+
+   /* Straight code [F1][B][F2][C], fetch clauses F1, F2 and ALU clauses B,
+    * C: when F2 reads nothing B computes, F2 moves before B, so F1 and F2
+    * become neighbours (bc_finalize joins independent fetch clauses) and so
+    * do B and C (one clause, packed together): two CF instructions less per
+    * step of a fetch chain such as a ray march, whose next coordinates do
+    * not depend on the last sample.  F2's results then live across B, one
+    * GPR per fetch.  B must not kill or change the exec mask (the fetch
+    * would run for other lanes). */
+   unsigned sink_alu_below_fetches(Node *n)
+   {
+      unsigned total = 0;
+      std::vector<Node *> &k = n->children;
+      for (size_t b = 1; b + 2 < k.size(); b++) {
+         if (!is_fetch(k[b - 1]) || !is_alu(k[b]) || !is_fetch(k[b + 1]) || !is_alu(k[b + 2]))
+            continue;
+         bool ok = true;
+         std::vector<bool> defined(sh.num_values(), false);
+         for (const Node *g : k[b]->children) {
+            if (g->kind != NodeKind::AluGroup) {
+               ok = false;
+               break;
+            }
+            for (const Node *x : g->children) {
+               if (x->kind != NodeKind::Alu || !x->alu) {
+                  ok = false;
+                  continue;
+               }
+               const unsigned flags = alu_op_info(x->alu->op).flags;
+               ok &= !(flags & (AF_KILL | AF_PRED | AF_PRED_PUSH)) && !x->alu->update_exec_mask &&
+                     !x->alu->update_pred;
+            }
+         }
+         if (!ok)
+            continue;
+         defs_in(k[b], defined);
+         for (const Node *f : k[b + 1]->children)
+            for (const Value &v : f->src)
+               ok &= !var_ok(v) || !defined[sh.value_id(v)];
+         if (!ok)
+            continue;
+         unsigned run = 0; /* fetches F2 would join */
+         for (size_t i = b; i > 0 && is_fetch(k[i - 1]); i--)
+            run += unsigned(k[i - 1]->children.size());
+         if (run + k[b + 1]->children.size() > kMaxFetchRun)
+            continue;
+         std::swap(k[b], k[b + 1]);
+         /* B and C are one clause now, so the next fetch may pass both. */
+         for (Node *g : k[b + 2]->children)
+            k[b + 1]->children.push_back(g);
+         k.erase(k.begin() + std::ptrdiff_t(b + 2));
+         total++;
+      }
+      return total;
+   }
+
    void run(Node *n)
    {
+      if (kSinkAlu)
+         moved += sink_alu_below_fetches(n);
       for (size_t i = 0; i < n->children.size(); i++) {
          Node *c = n->children[i];
          run(c);
