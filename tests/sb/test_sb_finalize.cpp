@@ -1001,6 +1001,107 @@ TEST(SbFinalize, BurstNeverCostsARegister)
    EXPECT_EQ(sb::program_gprs(out), 2u);
 }
 
+/* R<dst> = constant buffer 1 [R<src>.x]. */
+CfInstr vfetch(unsigned src, unsigned dst_gpr)
+{
+   VtxInstr v;
+   v.buffer_id = 1;
+   v.src_gpr = uint8_t(src);
+   v.dst_gpr = uint8_t(dst_gpr);
+   v.data_format = 35;
+   CfInstr c = cf_op(CfOp::VTX);
+   c.fetches.push_back(v);
+   return c;
+}
+
+/* R<dst>.x = int(|R1.<chan>|): an index into the constant buffer. */
+CfInstr index_of(unsigned dst_gpr, unsigned chan)
+{
+   AluSrc s = src_gpr(1, chan);
+   s.abs = true;
+   return alu_clause({group({alu(AluOp::FLT_TO_INT, kSlotX, dst(dst_gpr, 0), s)})});
+}
+
+/* bc_finalize on the identity allocation; the listing, and the emulator
+ * gives what the source gives with constant buffers. */
+std::string finalized_with_constants(const Program &src)
+{
+   const ShaderInfo info = vs_info(src.chip);
+   std::string refused, error;
+   auto out = finalize(src, info, &refused, &error);
+   EXPECT_TRUE(out) << refused << error;
+   if (!out)
+      return "";
+   const Resources res = random_constants(7);
+   auto run = [&](const Program &p) {
+      Diagnostics d;
+      EXPECT_TRUE(validate_program(p, info, d)) << d.str();
+      Batch b = batch_of(lanes());
+      RunResult r = emulate(p, info, res, b, RunLimits{});
+      EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+      std::vector<Vec4> o;
+      for (const Lane &l : b.lanes)
+         o.push_back(l.outputs[0]);
+      return o;
+   };
+   EXPECT_EQ(run(*out), run(src));
+   return listing(*out);
+}
+
+/* R<d> = R<a> + R<b>: one source group, four groups once finalized (plain
+ * groups are emitted one instruction per group for the post_scheduler). */
+CfInstr add_clause(unsigned d, unsigned a, unsigned b)
+{
+   std::vector<AluInstr> g;
+   for (unsigned c = 0; c < 4; c++)
+      g.push_back(alu(AluOp::ADD, c, dst(d, c), src_gpr(a, c), src_gpr(b, c)));
+   return alu_clause({group(g)});
+}
+
+TEST(SbFinalize, AluAfterAFetchMovesUpAndTheFetchesShareAClause)
+{
+   /* The second index does not touch the first fetch's registers: its
+    * clause runs before that fetch, joining the first index's clause, and
+    * the two fetches meet in one clause. */
+   Program p = program(kEg, {index_of(2, 0), vfetch(2, 3), index_of(4, 1), vfetch(4, 5),
+                             add_clause(6, 3, 5), export_done(6)});
+   EXPECT_EQ(finalized_with_constants(p), "0 ALU groups=2\n1 VTX fetches=2\n2 ALU groups=4\n"
+                                          "3 EXPORT_DONE R6.xyzw EOP\n");
+   /* It reads the first fetch's result: it stays after it. */
+   Program raw = program(kEg, {index_of(2, 0), vfetch(2, 3), add_clause(4, 3, 3), vfetch(4, 5),
+                               add_clause(6, 3, 5), export_done(6)});
+   EXPECT_EQ(finalized_with_constants(raw), "0 ALU groups=1\n1 VTX fetches=1\n2 ALU groups=4\n"
+                                            "3 VTX fetches=1\n4 ALU groups=4\n"
+                                            "5 EXPORT_DONE R6.xyzw EOP\n");
+   /* It overwrites the first fetch's index (R2.x), which that fetch must
+    * read first: it stays after it. */
+   Program war = program(kEg, {index_of(2, 0), vfetch(2, 3), index_of(2, 1), vfetch(2, 5),
+                               add_clause(6, 3, 5), export_done(6)});
+   EXPECT_EQ(finalized_with_constants(war), "0 ALU groups=1\n1 VTX fetches=1\n2 ALU groups=1\n"
+                                            "3 VTX fetches=1\n4 ALU groups=4\n"
+                                            "5 EXPORT_DONE R6.xyzw EOP\n");
+}
+
+TEST(SbFinalize, FetchesJoinUnlessOneReadsAnotherOnesResult)
+{
+   /* Fetches in a clause run in order.  R3 = cb[R2.x]; R2 = cb[R4.x]
+    * overwrites the first one's index after it was read: one clause.  Mesa's
+    * rule stays: no fetch takes its address from a GPR an earlier fetch of
+    * the clause writes, and no channel is written twice. */
+   Program war = program(kEg, {index_of(2, 0), index_of(4, 1), vfetch(2, 3), vfetch(4, 2),
+                               add_clause(6, 3, 2), export_done(6)});
+   EXPECT_EQ(finalized_with_constants(war), "0 ALU groups=2\n1 VTX fetches=2\n2 ALU groups=4\n"
+                                            "3 EXPORT_DONE R6.xyzw EOP\n");
+   Program raw = program(kEg, {index_of(2, 0), vfetch(2, 3), vfetch(3, 5),
+                               add_clause(6, 3, 5), export_done(6)});
+   EXPECT_EQ(finalized_with_constants(raw), "0 ALU groups=1\n1 VTX fetches=1\n2 VTX fetches=1\n"
+                                            "3 ALU groups=4\n4 EXPORT_DONE R6.xyzw EOP\n");
+   Program waw = program(kEg, {index_of(2, 0), index_of(4, 1), vfetch(2, 3), vfetch(4, 3),
+                               add_clause(6, 3, 3), export_done(6)});
+   EXPECT_EQ(finalized_with_constants(waw), "0 ALU groups=2\n1 VTX fetches=1\n2 VTX fetches=1\n"
+                                            "3 ALU groups=4\n4 EXPORT_DONE R6.xyzw EOP\n");
+}
+
 TEST(SbFinalize, BadTreesAndAllocationsAreRefused)
 {
    Program p = program(kEg, {

@@ -254,7 +254,7 @@ class Finalizer {
    bool whole_slot(AluInstr &in, unsigned &used) const;
    AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
    std::optional<std::vector<AluGroup>> port_copies(std::vector<AluInstr> &instrs) const;
-   bool may_precede_exports(const Node *alu, const std::vector<const Node *> &exports) const;
+   bool may_precede(const Node *alu, const std::vector<const Node *> &cfs) const;
    /* First register above everything allocated: scratch for breaking a
     * register swap inside one group. */
    unsigned scratch_gpr_ = 0;
@@ -960,39 +960,50 @@ bool Finalizer::emit_fetch(const Node *n)
       fetched.push_back(std::move(fi));
    }
 
-   /* Join the fetch clause emitted just before when nothing here reads or
-    * overwrites what it touches: one CF less, same results. */
-   auto regs = [](const FetchInstr &f, int &src, int &dst) {
+   /* Join the fetch clause emitted just before when nothing here reads a
+    * GPR it writes (Mesa's r600_bytecode_add_tex rule: a fetch must not
+    * take its address from a result of its own clause) or writes a channel
+    * it writes.  Fetches of a clause run in order, so a later fetch may
+    * overwrite what an earlier one read.  One CF less, same results. */
+   auto regs = [](const FetchInstr &f, int &src, int &dst, unsigned &mask) {
+      const std::array<uint8_t, 4> &sel = std::holds_alternative<TexInstr>(f)
+                                              ? std::get<TexInstr>(f).dst_sel
+                                              : std::get<VtxInstr>(f).dst_sel;
+      mask = 0; /* channels written: all but SEL_MASK */
+      for (unsigned ch = 0; ch < 4; ch++)
+         if (sel[ch] != kSelMask)
+            mask |= 1u << ch;
       if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
          src = t->src_gpr;
          dst = t->dst_gpr;
-         bool any = false;
-         for (uint8_t d : t->dst_sel)
-            any = any || d != kSelMask;
-         if (!any)
-            dst = -1;
       } else {
          const VtxInstr &v = std::get<VtxInstr>(f);
          src = v.src_gpr;
          dst = v.dst_gpr;
       }
+      if (!mask)
+         dst = -1;
    };
    if (last_fetch_cf_ >= 0 && unsigned(last_fetch_cf_) + 1 == out_.cf.size()) {
       const CfInstr &prev = out_.cf.back();
       bool ok = prev.op == c.op && prev.valid_pixel_mode == c.valid_pixel_mode &&
                 prev.whole_quad_mode == c.whole_quad_mode &&
                 prev.fetches.size() + fetched.size() <= max_fetch;
-      std::set<int> read, written;
+      std::map<int, unsigned> written; /* GPR -> channels */
       for (const FetchInstr &f : prev.fetches) {
          int sg, dg;
-         regs(f, sg, dg);
-         read.insert(sg);
-         written.insert(dg);
+         unsigned m;
+         regs(f, sg, dg, m);
+         if (dg >= 0)
+            written[dg] |= m;
       }
       for (const FetchInstr &f : fetched) {
          int sg, dg;
-         regs(f, sg, dg);
-         ok = ok && !written.count(sg) && (dg < 0 || (!read.count(dg) && !written.count(dg)));
+         unsigned m;
+         regs(f, sg, dg, m);
+         ok = ok && !written.count(sg) && (dg < 0 || !(written[dg] & m));
+         if (dg >= 0)
+            written[dg] |= m;
       }
       if (ok) {
          c.fetches = prev.fetches;
@@ -1243,38 +1254,66 @@ bool Finalizer::emit_loop(const Node *reg)
    return true;
 }
 
-/* An ALU clause right after exports may run before them when it writes
- * nothing they read (exports only read): it then joins the clause before
- * the exports instead of opening a new one.  Vertex shaders whose last
- * output copies come after the position export save a CF this way. */
-bool Finalizer::may_precede_exports(const Node *alu, const std::vector<const Node *> &exports) const
+/* An ALU clause right after exports or fetch clauses may run before them
+ * when it writes nothing they read or write and reads nothing they write
+ * (register channels, after allocation): it then joins the clause before
+ * them instead of opening a new one.  Vertex shaders whose last output
+ * copies come after the position export save a CF this way, and the
+ * coordinate copies ra_split puts before each TEX move up so the fetches
+ * meet and share a clause.  Clauses that change the active lanes (PRED_SET
+ * with an exec update, KILL), relative writes and AR stay. */
+bool Finalizer::may_precede(const Node *alu, const std::vector<const Node *> &cfs) const
 {
    if (alu->kind != NodeKind::Cf || (alu->cf && cf_op_info(alu->cf->op).enc != CfEncoding::Alu) ||
        (alu->cf && alu->cf->op != CfOp::ALU))
       return false;
-   std::vector<unsigned> writes;
+   std::vector<unsigned> writes, reads;
+   auto chan_of = [&](const Value &v) {
+      const RegAssign r = reg(v);
+      return r.gpr >= 0 ? int(unsigned(r.gpr) * 4 + r.chan) : -1;
+   };
    for (const Node *g : alu->children) {
       if (g->kind != NodeKind::AluGroup)
          return false;
-      for (const Node *a : g->children)
-         for (const Value &d : a->dst) {
-            if (d.kind == ValueKind::Rel || (d.kind == ValueKind::Var && has_id(d) &&
-                                             sh_.vars[d.var].kind == VarKind::ExecMask))
-               return false;
-            if (!is_reg_var(d))
-               continue;
-            const RegAssign r = reg(d);
-            if (r.gpr >= 0)
-               writes.push_back(unsigned(r.gpr) * 4 + r.chan);
-         }
-   }
-   for (const Node *e : exports)
-      for (const Value &v : e->src) {
-         const RegAssign r = reg(v);
-         if (r.gpr >= 0 &&
-             std::find(writes.begin(), writes.end(), unsigned(r.gpr) * 4 + r.chan) != writes.end())
+      for (const Node *a : g->children) {
+         if (a->alu && (alu_op_info(a->alu->op).flags & AF_KILL))
             return false;
+         for (const Value &d : a->dst) {
+            if (d.kind == ValueKind::Rel ||
+                (d.kind == ValueKind::Var && has_id(d) &&
+                 (sh_.vars[d.var].kind == VarKind::ExecMask ||
+                  sh_.vars[d.var].kind == VarKind::AddrReg)))
+               return false;
+            if (is_reg_var(d) && chan_of(d) >= 0)
+               writes.push_back(unsigned(chan_of(d)));
+         }
+         for (const Value &v : a->src)
+            if (is_reg_var(v) && chan_of(v) >= 0)
+               reads.push_back(unsigned(chan_of(v)));
       }
+   }
+   auto in = [](const std::vector<unsigned> &l, int c) {
+      return c >= 0 && std::find(l.begin(), l.end(), unsigned(c)) != l.end();
+   };
+   for (const Node *c : cfs) {
+      const bool fetch = cf_op_info(c->cf->op).flags & CF_FETCH;
+      auto reads_or_writes = [&](const Node *n) {
+         for (const Value &v : n->src)
+            if (is_reg_var(v) && in(writes, chan_of(v)))
+               return true;
+         for (const Value &d : n->dst)
+            if (is_reg_var(d) && (in(writes, chan_of(d)) || in(reads, chan_of(d))))
+               return true;
+         return false;
+      };
+      if (fetch) {
+         for (const Node *f : c->children)
+            if (reads_or_writes(f))
+               return false;
+      } else if (reads_or_writes(c)) {
+         return false;
+      }
+   }
    return true;
 }
 
@@ -1282,20 +1321,23 @@ bool Finalizer::emit_list(const std::vector<Node *> &list_in, size_t from)
 {
    std::vector<const Node *> list(list_in.begin() + std::ptrdiff_t(std::min(from, list_in.size())),
                                   list_in.end());
-   auto is_export = [](const Node *n) {
-      return n->kind == NodeKind::Cf && n->cf &&
-             cf_op_info(n->cf->op).enc == CfEncoding::Export && !n->cf->exp.rw_rel &&
-             !n->cf->end_of_program;
+   auto passable = [](const Node *n) {
+      if (n->kind != NodeKind::Cf || !n->cf)
+         return false;
+      const CfOpInfo &info = cf_op_info(n->cf->op);
+      if (info.enc == CfEncoding::Export)
+         return !n->cf->exp.rw_rel && !n->cf->end_of_program;
+      return (info.flags & CF_FETCH) && info.enc != CfEncoding::Alu;
    };
    for (size_t j = 1; j < list.size(); j++) {
       size_t i = j;
-      while (i > 0 && is_export(list[i - 1]))
+      while (i > 0 && passable(list[i - 1]))
          i--;
       if (i == j)
          continue;
-      const std::vector<const Node *> exports(list.begin() + std::ptrdiff_t(i),
-                                              list.begin() + std::ptrdiff_t(j));
-      if (!may_precede_exports(list[j], exports))
+      const std::vector<const Node *> cfs(list.begin() + std::ptrdiff_t(i),
+                                          list.begin() + std::ptrdiff_t(j));
+      if (!may_precede(list[j], cfs))
          continue;
       const Node *alu = list[j];
       list.erase(list.begin() + std::ptrdiff_t(j));
