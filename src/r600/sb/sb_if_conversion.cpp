@@ -220,24 +220,34 @@ bool direct_condition(const Node *pred, AluOp &op, bool &then_first, Value &x)
    return true;
 }
 
-/* What an instruction computes, as text: equal keys, equal results.
- * Empty for what must not be shared (no single SSA result, predicated,
- * relative or clause-bound operands). */
+/* What an instruction computes, as fixed-width binary fields: equal keys,
+ * equal results.  Empty for what must not be shared (no single SSA result,
+ * predicated, relative or clause-bound operands).  Built for every
+ * instruction of both sides of every converted if (nested sides again at
+ * each level), so no number formatting. */
 std::string work_key(const Node *a)
 {
    if (a->kind != NodeKind::Alu || !a->alu || a->dst.size() != 1 ||
        a->dst[0].kind != ValueKind::Var || a->alu->pred_sel)
       return {};
    const AluInstr &in = *a->alu;
-   std::string k = std::to_string(unsigned(in.op)) + "/" + std::to_string(in.dst.clamp) + "/" +
-                   std::to_string(in.dst.omod);
+   std::string k;
+   k.reserve(12 + 32 * a->src.size());
+   auto put = [&k](uint32_t x) { k.append(reinterpret_cast<const char *>(&x), sizeof x); };
+   put(uint32_t(in.op));
+   put(uint32_t(in.dst.clamp));
+   put(uint32_t(in.dst.omod));
    for (const Value &v : a->src) {
       if (v.rel || (v.kind == ValueKind::KCache && !v.resolved))
          return {};
-      k += "|" + std::to_string(unsigned(v.kind)) + "," + std::to_string(v.var) + "," +
-           std::to_string(v.version) + "," + std::to_string(v.bank) + "," +
-           std::to_string(v.index) + "," + std::to_string(v.chan) + "," +
-           std::to_string(v.literal) + "," + std::to_string(v.neg) + std::to_string(v.abs);
+      put(uint32_t(v.kind));
+      put(uint32_t(v.var));
+      put(v.version);
+      put(v.bank);
+      put(v.index);
+      put(v.chan);
+      put(v.literal);
+      put(uint32_t(v.neg) | uint32_t(v.abs) << 1);
    }
    return k;
 }
