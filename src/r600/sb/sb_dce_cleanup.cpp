@@ -9,6 +9,8 @@
  * clause is not encodable, and ALU_PUSH_BEFORE/POP_AFTER still do their
  * stack work.
  */
+#include <algorithm>
+
 #include "r600/sb/sb_passes.h"
 
 namespace sbcc::r600::sb {
@@ -31,19 +33,24 @@ void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
    for (size_t gi = cl.groups.size(); gi-- > 0;) {
       GroupNode &g = cl.groups[gi];
       if (!g.fixed) {
-         std::vector<uint32_t> nodes;
-         std::vector<uint8_t> slots;
-         for (size_t k = 0; k < g.nodes.size(); k++) {
-            AluNode &n = cl.nodes[g.nodes[k]];
+         /* Survivors are compacted in place: no new lists per group. */
+         std::vector<uint32_t> &nodes = g.nodes;
+         std::vector<uint8_t> &slots = g.slots;
+         size_t kept = 0;
+         for (size_t k = 0; k < nodes.size(); k++) {
+            AluNode &n = cl.nodes[nodes[k]];
             const bool used = n.writes_gpr() && live_reg(live, n.bc.dst.gpr, n.bc.dst.chan);
             if (!used && remaining > 1) {
                n.dead = true;
                remaining--;
                continue;
             }
-            nodes.push_back(g.nodes[k]);
-            slots.push_back(g.slots[k]);
+            nodes[kept] = nodes[k];
+            slots[kept] = slots[k];
+            kept++;
          }
+         nodes.resize(kept);
+         slots.resize(kept);
          /* A trans instruction whose channel's vector slot emptied must
           * move there: slots are told apart by order in the encoding. */
          for (size_t k = 0; k < nodes.size(); k++) {
@@ -58,8 +65,6 @@ void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
             if (!taken)
                slots[k] = uint8_t(chan);
          }
-         g.nodes = std::move(nodes);
-         g.slots = std::move(slots);
       }
       for (uint32_t id : g.nodes) {
          const AluNode &n = cl.nodes[id];
@@ -78,11 +83,9 @@ void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
          }
       }
    }
-   std::vector<GroupNode> kept;
-   for (GroupNode &g : cl.groups)
-      if (!g.nodes.empty())
-         kept.push_back(std::move(g));
-   cl.groups = std::move(kept);
+   cl.groups.erase(std::remove_if(cl.groups.begin(), cl.groups.end(),
+                                  [](const GroupNode &g) { return g.nodes.empty(); }),
+                   cl.groups.end());
 }
 
 } // namespace
