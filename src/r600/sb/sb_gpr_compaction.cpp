@@ -74,8 +74,9 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
       if (r < kFirstClauseTemp)
          used[r] = true;
    };
-   Program probe = prog;
-   if (!for_each_gpr(probe, mark))
+   /* mark hands every number back unchanged, so the walk can run on the
+    * program itself (a copy to probe was the cost of this pass). */
+   if (!for_each_gpr(prog, mark))
       return true; /* left alone, see above */
    pinned[0] = true;
    for (const ShaderIo &io : info.inputs)
