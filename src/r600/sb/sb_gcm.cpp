@@ -191,9 +191,23 @@ struct Gcm {
          if (!ok)
             continue;
          defs_in(k[b], defined);
-         for (const Node *f : k[b + 1]->children)
+         /* Nor may B read an older version of a register F2 writes: the
+          * entry values and array elements keep their registers, so their
+          * lives must not reach past a new definition (sb_region_passes.h). */
+         std::vector<int> written;
+         for (const Node *f : k[b + 1]->children) {
             for (const Value &v : f->src)
                ok &= !var_ok(v) || !defined[sh.value_id(v)];
+            for (const Value &d : f->dst)
+               if (var_ok(d))
+                  written.push_back(d.var);
+         }
+         for (const Node *g : k[b]->children)
+            for (const Node *x : g->children)
+               for (const Value &v : x->src)
+                  ok &= v.kind != ValueKind::Var ||
+                        (v.version != 0 && !var_in_array(sh, v.var)) ||
+                        std::find(written.begin(), written.end(), v.var) == written.end();
          if (!ok)
             continue;
          unsigned run = 0; /* fetches F2 would join */
