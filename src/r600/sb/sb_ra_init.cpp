@@ -13,6 +13,7 @@
  */
 #include <algorithm>
 #include <array>
+#include <bitset>
 
 #include "r600/sb/sb_ra.h"
 
@@ -256,6 +257,62 @@ struct Colourer {
     * GPR each element of it had. */
    std::vector<int> was_chan, old_gpr_;
 
+   /* While a run is placed, what fits() needs of each of its uncoloured
+    * classes, gathered from the interference lists once: the register
+    * channels other classes hold, the channels chan_excl partners hold,
+    * and the run's own classes it interferes with or prefers another
+    * channel than. */
+   struct RunClass {
+      std::bitset<kRaMaxGprs * 4> busy;
+      unsigned excl = 0;
+      std::vector<unsigned> adj, excl_run;
+   };
+   std::vector<int> run_index; /* by root, -1 outside the run */
+   std::vector<RunClass> run_classes;
+
+   void gather_run(const std::vector<unsigned> &all)
+   {
+      run_index.resize(members.size(), -1);
+      run_classes.clear();
+      for (unsigned r : all)
+         if (gpr[r] < 0) {
+            run_index[r] = int(run_classes.size());
+            run_classes.emplace_back();
+         }
+      for (unsigned r : all) {
+         if (run_index[r] < 0)
+            continue;
+         RunClass &k = run_classes[unsigned(run_index[r])];
+         for (unsigned v : members[r]) {
+            for (unsigned w : ctx.adj[v]) {
+               const unsigned o = root[w];
+               if (o == r)
+                  continue;
+               if (gpr[o] >= 0)
+                  k.busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
+               else if (run_index[o] >= 0)
+                  k.adj.push_back(o);
+            }
+            for (unsigned w : ctx.chan_excl[v]) {
+               const unsigned o = root[w];
+               if (o == r)
+                  continue;
+               if (gpr[o] >= 0 && chan[o] != was_chan[r])
+                  k.excl |= 1u << chan[o];
+               else if (gpr[o] < 0 && run_index[o] >= 0)
+                  k.excl_run.push_back(o);
+            }
+         }
+      }
+   }
+
+   void forget_run(const std::vector<unsigned> &all)
+   {
+      for (unsigned r : all)
+         run_index[r] = -1;
+      run_classes.clear();
+   }
+
    /* Whether class r may take register channel (g, c): no class it
     * interferes with is there, its fixed channel allows it, and no class it
     * would rather not share a channel with (chan_excl) ends up on c. */
@@ -266,6 +323,18 @@ struct Colourer {
       const int fc = want_chan(r);
       if (fc >= 0 && fc != c)
          return false;
+      if (r < run_index.size() && run_index[r] >= 0) {
+         const RunClass &k = run_classes[unsigned(run_index[r])];
+         if (k.busy[unsigned(g) * 4 + unsigned(c)] || (k.excl & (1u << c)))
+            return false;
+         for (unsigned o : k.adj)
+            if (gpr[o] == g && chan[o] == c)
+               return false;
+         for (unsigned o : k.excl_run)
+            if (gpr[o] >= 0 && chan[o] == c && c != was_chan[r])
+               return false;
+         return true;
+      }
       for (unsigned v : members[r]) {
          for (unsigned w : ctx.adj[v]) {
             const unsigned o = root[w];
@@ -293,16 +362,17 @@ struct Colourer {
     * (classes of the run not placed yet are uncoloured). */
    bool put(const RunElem &e, int g, const std::array<int, 4> &map, unsigned num_gprs)
    {
-      std::vector<std::pair<unsigned, int>> done; /* root, channel */
+      std::array<std::pair<unsigned, int>, 4> done; /* root, channel */
+      unsigned n = 0;
       for (unsigned ch = 0; ch < 4; ch++) {
          if (e.slots[ch].root < 0)
             continue;
          const unsigned r = unsigned(e.slots[ch].root);
          const int c = map[ch];
          bool seen = false, clash = false;
-         for (auto [dr, dc] : done) {
-            seen = seen || (dr == r && dc == c);
-            clash = clash || (dr == r) != (dc == c);
+         for (unsigned k = 0; k < n; k++) {
+            seen = seen || (done[k].first == r && done[k].second == c);
+            clash = clash || (done[k].first == r) != (done[k].second == c);
          }
          if (clash)
             return false;
@@ -310,12 +380,12 @@ struct Colourer {
             continue;
          if (e.pinned ? gpr[r] != g || chan[r] != c : !fits(r, g, c, num_gprs))
             return false;
-         done.push_back({r, c});
+         done[n++] = {r, c};
       }
       if (!e.pinned)
-         for (auto [r, c] : done) {
-            gpr[r] = g;
-            chan[r] = c;
+         for (unsigned k = 0; k < n; k++) {
+            gpr[done[k].first] = g;
+            chan[done[k].first] = done[k].second;
          }
       return true;
    }
@@ -332,16 +402,37 @@ struct Colourer {
    bool put_burst(const std::vector<RunElem> &run, size_t i, size_t len,
                   const std::vector<std::array<int, 4>> &maps, unsigned num_gprs)
    {
-      /* Where an element already was first: its copies stay no-ops. */
+      /* Where an element already was first: its copies stay no-ops.  A
+       * pinned element admits one GPR and its own layout; fixed channels
+       * rule layouts out before any GPR is tried. */
       std::vector<unsigned> hs;
-      for (size_t k = 0; k < len; k++)
+      int only = -1;
+      for (size_t k = 0; k < len; k++) {
+         if (run[i + k].pinned && (old_gpr_[i + k] < int(k) ||
+                                   (only >= 0 && only != old_gpr_[i + k] - int(k))))
+            return false;
+         if (run[i + k].pinned)
+            only = old_gpr_[i + k] - int(k);
          if (old_gpr_[i + k] >= int(k))
             hs.push_back(unsigned(old_gpr_[i + k]) - unsigned(k));
-      for (unsigned h = 0; h < num_gprs; h++)
-         hs.push_back(h);
-      for (const auto &map : maps)
+      }
+      if (only >= 0)
+         hs.assign(1, unsigned(only));
+      else
+         for (unsigned h = 0; h < num_gprs; h++)
+            hs.push_back(h);
+      for (const auto &map : maps) {
+         bool possible = true;
+         for (size_t k = 0; k < len && possible; k++)
+            for (unsigned ch = 0; ch < 4; ch++) {
+               const int r = run[i + k].slots[ch].root;
+               if (r < 0)
+                  continue;
+               const int fc = run[i + k].pinned ? chan[unsigned(r)] : want_chan(unsigned(r));
+               possible = possible && (fc < 0 || fc == map[ch]);
+            }
          for (unsigned h : hs) {
-            if (h + len > num_gprs)
+            if (!possible || h + len > num_gprs)
                continue;
             size_t k = 0;
             while (k < len && put(run[i + k], int(h + k), map, num_gprs))
@@ -351,6 +442,7 @@ struct Colourer {
             while (k-- > 0)
                unput(run[i + k]);
          }
+      }
       return false;
    }
 
@@ -391,6 +483,7 @@ struct Colourer {
       const unsigned before = noop_copies(all);
       for (const RunElem &e : run)
          unput(e);
+      gather_run(all);
       bool ok = true;
       unsigned bursts = 0;
       for (size_t i = 0; ok && i < run.size();) {
@@ -407,6 +500,7 @@ struct Colourer {
             ok = put(run[i], int(h), old_maps[i], num_gprs);
          i++;
       }
+      forget_run(all);
       if (ok && bursts > 0 && noop_copies(all) >= before)
          return;
       for (size_t k = 0; k < all.size(); k++) {
@@ -431,6 +525,8 @@ struct Colourer {
             for (unsigned h = 0; h + 1 < num_gprs; h++)
                hs.push_back(h);
          bool done = false;
+         std::vector<unsigned> moved;
+         std::vector<int> to_gpr, to_chan;
          for (const std::array<int, 4> &map : {old_maps[i - 1], old_maps[i]})
             for (unsigned h : hs) {
                if (done)
@@ -438,8 +534,9 @@ struct Colourer {
                if ((!move_prev && (int(h) != old_gpr_[i - 1] || map != old_maps[i - 1])) ||
                    (run[i].pinned && (int(h) + 1 != old_gpr_[i] || map != old_maps[i])))
                   continue;
-               std::vector<unsigned> moved;
-               std::vector<int> to_gpr, to_chan;
+               moved.clear();
+               to_gpr.clear();
+               to_chan.clear();
                if (!pair_targets(run[i - 1], int(h), map, moved, to_gpr, to_chan) ||
                    !pair_targets(run[i], int(h) + 1, map, moved, to_gpr, to_chan))
                   continue;
@@ -598,7 +695,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
       return false;
    }
-   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}};
+   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}};
    col.members.resize(nv);
    col.gpr.assign(nv, -1);
    col.chan.assign(nv, -1);
