@@ -158,24 +158,23 @@ struct Parser {
             a->src.reserve(std::min(nsrc, 3u) + (in.pred_sel == 2 || in.pred_sel == 3));
             a->dst.reserve(1 + ((flags0 & AF_MOVA) != 0) + (pred_write && in.update_exec_mask) +
                            (pred_write && in.update_pred));
-            for (unsigned k = 0; k < nsrc && k < 3; k++) {
-               Value v;
-               if (!alu_src(i, cf, g, in, in.src[k], prev, v))
+            /* Operands are filled where they live: Value is large, and a
+             * temporary cost a move and a destructor each. */
+            for (unsigned k = 0; k < nsrc && k < 3; k++)
+               if (!alu_src(i, cf, g, in, in.src[k], prev, a->src.emplace_back()))
                   return false;
-               a->src.push_back(std::move(v));
-            }
             if (in.pred_sel == 2 || in.pred_sel == 3)
                a->src.push_back(var(VarKind::Pred, 0, 0));
-            Value d;
+            Value &d = a->dst.emplace_back();
             if (in.dst.write || alu_is_op3(in.op)) {
                if (in.dst.rel) {
                   if (!rel_value(i, in.dst.gpr, in.dst.chan, in.index_mode, true, d))
                      return false;
                } else {
-                  d = var(VarKind::Gpr, in.dst.gpr, in.dst.chan);
+                  d.kind = ValueKind::Var;
+                  d.var = sh.var_id(VarKind::Gpr, in.dst.gpr, in.dst.chan);
                }
             }
-            a->dst.push_back(std::move(d));
             unsigned flags = alu_op_info(in.op).flags;
             if (flags & AF_MOVA)
                a->dst.push_back(var(VarKind::AddrReg, 0, 0));
