@@ -31,10 +31,11 @@ namespace {
 /* Fetch clauses move before independent ALU clauses (sink_alu_below_fetches). */
 constexpr bool kSinkAlu = true;
 /* At most this many fetches in the run a fetch clause joins that way: each
- * one's result lives across the ALU work it passed.  CYPRESS corpus
- * (alu_groups / gprs, 74965 / 3722 without the motion): 2 -> 74494 / 3723,
- * 3 -> 74227 / 3744, 4 -> 74333 / 3757, 8 -> 74281 / 3777 (warsow's
- * skinning VS fetch their bone matrices that way and pay in GPRs). */
+ * one's result lives across the ALU work it passed.  Corpus, alu_groups /
+ * gprs (CYPRESS; RV770): without the motion 74615 / 3722; 78035 / 3703,
+ * run 2 73784 / 3723; 77431 / 3710, run 3 73551 / 3744; 77033 / 3738.
+ * Longer runs gained little more and cost more GPRs (warsow's skinning VS
+ * fetch their bone matrices that way). */
 constexpr unsigned kMaxFetchRun = 3;
 
 struct Gcm {
