@@ -474,6 +474,24 @@ struct TreeFacts {
    const RegionShader &sh;
    RaContext &ctx;
    std::vector<uint32_t> *uses;
+   /* ra_value_allocatable by variable, taken once: the walk asks it for
+    * every operand, and var_in_array scans the arrays each time. */
+   std::vector<uint8_t> var_alloc;
+
+   void init_vars()
+   {
+      var_alloc.assign(sh.vars.size(), 0);
+      for (size_t v = 0; v < sh.vars.size(); v++) {
+         VarKind k = sh.vars[v].kind;
+         var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !var_in_array(sh, int(v));
+      }
+   }
+
+   bool allocatable(const Value &v) const
+   {
+      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < var_alloc.size() &&
+             var_alloc[size_t(v.var)];
+   }
 
    void count(const Value &v)
    {
@@ -487,23 +505,29 @@ struct TreeFacts {
 
    void present(const Value &v)
    {
-      if (ra_value_allocatable(sh, v))
+      if (allocatable(v))
          ctx.allocatable[sh.value_id(v)] = true;
    }
 
    void group(const Node *n, unsigned depth)
    {
-      bool fixed = alu_group_fixed(sh, n);
+      /* Asked only for a group with a result on a vector slot (most are,
+       * but alu_group_fixed looks at every instruction of the group). */
+      int fixed = -1;
       for (const Node *a : n->children) {
          if (a->kind != NodeKind::Alu || !a->alu || a->dst.empty())
             continue;
          const Value &d = a->dst[0];
-         if (!ra_value_allocatable(sh, d))
+         if (!allocatable(d))
             continue;
          unsigned id = sh.value_id(d);
-         if (fixed && a->alu->slot < 4)
-            ctx.fixed_chan[id] = int8_t(a->alu->slot);
-         if (is_plain_mov(a) && ra_value_allocatable(sh, a->src[0]))
+         if (a->alu->slot < 4) {
+            if (fixed < 0)
+               fixed = alu_group_fixed(sh, n);
+            if (fixed)
+               ctx.fixed_chan[id] = int8_t(a->alu->slot);
+         }
+         if (is_plain_mov(a) && allocatable(a->src[0]))
             ctx.copies.push_back({id, sh.value_id(a->src[0]), 1 + 10 * depth});
       }
    }
@@ -592,7 +616,8 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    /* One count of readers serves the dead constant MOVs and the unread
     * fetch results (dce_cleanup already ran: every reader is live). */
    std::vector<uint32_t> uses(nv, 0);
-   TreeFacts facts{sh, ctx, &uses};
+   TreeFacts facts{sh, ctx, &uses, {}};
+   facts.init_vars();
    facts.walk(sh.root, 0);
    if (s.const_operands && s.drop_dead_const_movs(uses)) {
       /* The tree lost instructions (maybe whole groups): take presence,
@@ -600,8 +625,8 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       ctx.allocatable.assign(nv, false);
       ctx.fixed_chan.assign(nv, -1);
       ctx.copies.clear();
-      TreeFacts again{sh, ctx, nullptr};
-      again.walk(sh.root, 0);
+      facts.uses = nullptr;
+      facts.walk(sh.root, 0);
    }
    /* A fetch result nothing reads gets no register: bc_finalize masks it
     * (dst_sel 7), so it costs no channel of the fetch's GPR. */
