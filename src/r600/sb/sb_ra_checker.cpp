@@ -94,6 +94,16 @@ struct Checker {
       return alloc.reg[id].gpr * 4 + alloc.reg[id].chan;
    }
 
+   /* slot() without the report: -2 where slot() would report. */
+   int slot_quiet(const Value &v) const
+   {
+      unsigned id = sh.value_id(v);
+      if (id >= alloc.reg.size() || alloc.reg[id].gpr < 0 || alloc.reg[id].gpr >= 128 ||
+          alloc.reg[id].chan > 3)
+         return -2;
+      return alloc.reg[id].gpr * 4 + alloc.reg[id].chan;
+   }
+
    void use(const Value &v, const State &st)
    {
       /* Reads change no state: the quiet passes that settle loop states
@@ -210,7 +220,18 @@ struct Checker {
 
    void fixed_channels(const Node *g)
    {
-      if (!loud || !alu_group_fixed(sh, g))
+      if (!loud)
+         return;
+      /* Most results sit on their slot's channel anyway: only a group with
+       * one that does not needs alu_group_fixed's look at every operand. */
+      bool off = false;
+      for (const Node *a : g->children) {
+         if (!a->alu || a->alu->slot > 3 || a->dst.empty() || !reg_value(a->dst[0]))
+            continue;
+         int s = slot_quiet(a->dst[0]);
+         off |= s == -2 || (s >= 0 && s % 4 != a->alu->slot);
+      }
+      if (!off || !alu_group_fixed(sh, g))
          return;
       for (const Node *a : g->children) {
          if (!a->alu || a->alu->slot > 3 || a->dst.empty() || !reg_value(a->dst[0]))
@@ -385,18 +406,6 @@ struct Checker {
       }
    }
 
-   /* loops_in[outermost loop] = the loops (itself first) inside it. */
-   void index_loops(const Node *n, int outer)
-   {
-      if (n->kind == NodeKind::Region && !n->repeats.empty()) {
-         if (outer < 0)
-            outer = int(n->id);
-         loops_in[unsigned(outer)].push_back(n->id);
-      }
-      for (const Node *c : n->children)
-         index_loops(c, outer);
-   }
-
    bool region_walk(const Node *n, State &st)
    {
       unsigned id = n->id;
@@ -424,14 +433,34 @@ struct Checker {
       return reach;
    }
 
-   void index_psis(const Node *n)
+   /* One walk for the copy relation, the psis and loops_in[outermost
+    * loop] = the loops (itself first) inside it: the tree is large next
+    * to these tables, and instructions hold no nodes to descend into. */
+   void index_tree(const Node *n, int outer)
    {
-      if (alu_is_plain_copy(n) && reg_value(n->dst[0]) && reg_value(n->src[0]))
-         canon[sh.value_id(n->dst[0])] = canon[sh.value_id(n->src[0])];
-      if (n->kind == NodeKind::Psi && n->src.size() == 3 && reg_value(n->src[1]))
-         psi_of[sh.value_id(n->src[1])] = n;
+      switch (n->kind) {
+      case NodeKind::Alu:
+         if (alu_is_plain_copy(n) && reg_value(n->dst[0]) && reg_value(n->src[0]))
+            canon[sh.value_id(n->dst[0])] = canon[sh.value_id(n->src[0])];
+         return;
+      case NodeKind::Psi:
+         if (n->src.size() == 3 && reg_value(n->src[1]))
+            psi_of[sh.value_id(n->src[1])] = n;
+         return;
+      case NodeKind::Fetch:
+         return;
+      case NodeKind::Region:
+         if (!n->repeats.empty()) {
+            if (outer < 0)
+               outer = int(n->id);
+            loops_in[unsigned(outer)].push_back(n->id);
+         }
+         break;
+      default:
+         break;
+      }
       for (const Node *c : n->children)
-         index_psis(c);
+         index_tree(c, outer);
    }
 };
 
@@ -452,7 +481,8 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    ck.canon.resize(sh.num_values());
    for (unsigned i = 0; i < sh.num_values(); i++)
       ck.canon[i] = int(i);
-   ck.index_psis(sh.root);
+   ck.loops_in.assign(sh.regions.size(), {});
+   ck.index_tree(sh.root, -1);
    int top_gpr = -1;
    for (const RegAssign &ra : alloc.reg)
       if (ra.gpr < 128)
@@ -461,8 +491,6 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       if (var.kind == VarKind::Gpr && var.index < 128)
          top_gpr = std::max(top_gpr, int(var.index));
    ck.num_slots = size_t(top_gpr + 1) * 4;
-   ck.loops_in.assign(sh.regions.size(), {});
-   ck.index_loops(sh.root, -1);
    State st(ck.num_slots, kUnknown);
    ck.exit_acc.assign(sh.regions.size(), State(ck.num_slots, kTop));
    /* Only loops meet repeat states. */
