@@ -27,9 +27,11 @@ constexpr uint8_t kTransCycle[4][3] = {{2, 1, 0}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1
  * once per group: constant-file pairs and the trans slot's constant count
  * are the same whichever swizzles are chosen (a group failing them fails
  * under all of them), and what is left per (instruction, swizzle) is a
- * short list of GPR read-port claims.  The depth-first order over
- * instructions and swizzles is the one the hardware tables list, so the
- * first legal assignment found is always the same. */
+ * short list of GPR read-port claims, made when the search first reaches
+ * that pair (most groups take swizzle 0 everywhere, so most pairs are
+ * never looked at).  The depth-first order over instructions and
+ * swizzles is the one the hardware tables list, so the first legal
+ * assignment found is always the same. */
 constexpr unsigned kMaxSearch = 16; /* instructions: a group has five slots */
 
 struct Claim {
@@ -115,25 +117,43 @@ class SwizzleSearch {
          if (trans && consts > 2)
             return false;
          nchoice_[i] = trans ? 4 : 6;
-         for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
-            Choice &ch = choice_[i][bs];
-            ch.n = 0;
-            for (unsigned s = 0; s < nsrc; s++) {
-               const AluSrc &src = in.src[s];
-               const unsigned cycle = trans ? kTransCycle[bs][s] : kVecCycle[bs][s];
-               if (trans && reg[s] && cycle < consts) {
-                  ch.n = kBad;
-                  break;
-               }
-               if (!gpr[s])
-                  continue;
-               if (!trans && s == 1 && src.sel == in.src[0].sel && src.chan == in.src[0].chan)
-                  continue;
-               ch.c[ch.n++] = Claim{uint8_t(cycle * 4 + (src.chan & 3)), uint8_t(src.sel)};
-            }
+         Operands &op = ops_[i];
+         op.nsrc = uint8_t(nsrc);
+         op.consts = uint8_t(consts);
+         op.trans = trans;
+         for (unsigned s = 0; s < 3; s++) {
+            op.gpr[s] = gpr[s];
+            op.reg[s] = reg[s];
          }
+         made_[i] = 0;
       }
       return true;
+   }
+
+   /* The claims of instruction i under swizzle bs (made once). */
+   const Choice &choice(size_t i, unsigned bs)
+   {
+      Choice &ch = choice_[i][bs];
+      if (made_[i] & (1u << bs))
+         return ch;
+      made_[i] |= uint8_t(1u << bs);
+      const AluInstr &in = g_[i];
+      const Operands &op = ops_[i];
+      ch.n = 0;
+      for (unsigned s = 0; s < op.nsrc; s++) {
+         const AluSrc &src = in.src[s];
+         const unsigned cycle = op.trans ? kTransCycle[bs][s] : kVecCycle[bs][s];
+         if (op.trans && op.reg[s] && cycle < op.consts) {
+            ch.n = kBad;
+            break;
+         }
+         if (!op.gpr[s])
+            continue;
+         if (!op.trans && s == 1 && src.sel == in.src[0].sel && src.chan == in.src[0].chan)
+            continue;
+         ch.c[ch.n++] = Claim{uint8_t(cycle * 4 + (src.chan & 3)), uint8_t(src.sel)};
+      }
+      return ch;
    }
 
    bool place(size_t i, const int16_t (&p)[12])
@@ -141,7 +161,7 @@ class SwizzleSearch {
       if (i == g_.size())
          return true;
       for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
-         const Choice &ch = choice_[i][bs];
+         const Choice &ch = choice(i, bs);
          if (ch.n == kBad)
             continue;
          int16_t q[12];
@@ -165,6 +185,14 @@ class SwizzleSearch {
 
    ChipClass chip_;
    std::vector<AluInstr> &g_;
+   /* What choice() needs of an instruction, from prepare(). */
+   struct Operands {
+      uint8_t nsrc, consts;
+      bool trans;
+      bool gpr[3], reg[3];
+   };
+   Operands ops_[kMaxSearch];
+   uint8_t made_[kMaxSearch]; /* bit bs: choice_[i][bs] is made */
    Choice choice_[kMaxSearch][6];
    unsigned nchoice_[kMaxSearch];
    uint8_t chosen_[kMaxSearch];
