@@ -96,7 +96,16 @@ struct RaContext {
 
    /* Coalescing classes (union-find over value ids). */
    std::vector<unsigned> parent;
-   unsigned find(unsigned v);
+   /* Inline: ra_coalesce's interference test between two classes asks it
+    * for every neighbour of every member. */
+   unsigned find(unsigned v)
+   {
+      while (parent[v] != v) {
+         parent[v] = parent[parent[v]];
+         v = parent[v];
+      }
+      return v;
+   }
 
    bool live_converged = false; /* ra_build_interference reached its fixpoint */
 

@@ -13,15 +13,6 @@
 
 namespace sbcc::r600::sb::region {
 
-unsigned RaContext::find(unsigned v)
-{
-   while (parent[v] != v) {
-      parent[v] = parent[parent[v]];
-      v = parent[v];
-   }
-   return v;
-}
-
 namespace {
 
 struct Classes {
