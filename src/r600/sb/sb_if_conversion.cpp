@@ -54,8 +54,10 @@
  */
 #include <algorithm>
 #include <map>
-#include <variant>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <variant>
 
 #include "r600/sb/sb_region_passes.h"
 
@@ -82,6 +84,13 @@ constexpr unsigned kMinConstCopies = 4;
 constexpr unsigned kFetchCost = 10;
 
 using ValueKey = std::pair<int, unsigned>;
+
+struct ValueKeyHash {
+   size_t operator()(const ValueKey &k) const
+   {
+      return std::hash<uint64_t>()(uint64_t(uint32_t(k.first)) << 32 | k.second);
+   }
+};
 
 /* The SETcc that computes what a PRED_SETcc puts into the exec mask; its
  * float form writes 1.0/0.0, the integer forms ~0/0. */
@@ -311,11 +320,24 @@ struct SideCost {
 
 struct Converter {
    RegionShader &sh;
-   std::map<ValueKey, unsigned> uses; /* of exec-mask and predicate values */
+   std::unordered_map<ValueKey, unsigned, ValueKeyHash> uses; /* of exec-mask and predicate values */
+   /* work_key of each instruction seen on a side, kept across levels: an
+    * outer if's sides hold the work of the inner ifs converted before it,
+    * so without this every level would rebuild the keys of all of it.
+    * Entries are dropped where a rename changes an operand. */
+   std::unordered_map<const Node *, std::string> keys;
    unsigned converted = 0;
    unsigned shared = 0; /* ELSE instructions THEN already computes */
    std::map<std::string, unsigned> *kept = nullptr;
    mutable const char *why = nullptr;
+
+   const std::string &key_of(const Node *a)
+   {
+      auto [it, added] = keys.try_emplace(a);
+      if (added)
+         it->second = work_key(a);
+      return it->second;
+   }
 
    bool no(const char *reason) const
    {
@@ -484,12 +506,14 @@ struct Converter {
       return true;
    }
 
-   /* Tries to convert the region at parent->children[pos]. */
-   bool try_convert(Node *parent, size_t pos)
+   /* Tries to convert the region r, which follows the nodes in `out` (its
+    * parent's children before it, already visited).  On success the nodes
+    * replacing r are appended to `out`; on failure `out` is unchanged. */
+   bool try_convert(std::vector<Node *> &out, Node *r)
    {
-      Node *r = parent->children[pos];
       if (r->kind != NodeKind::Region || r->loop || !r->repeats.empty() ||
-          !r->loop_phi.empty() || r->departs.size() != 2 || r->children.size() != 1 || pos == 0)
+          !r->loop_phi.empty() || r->departs.size() != 2 || r->children.size() != 1 ||
+          out.empty())
          return no("not an if region");
       Node *dep_else = r->children[0];
       if (dep_else->kind != NodeKind::Depart || dep_else->target != r ||
@@ -525,7 +549,7 @@ struct Converter {
           kMaxRealAlu)
          return no("over 400 ALU instructions");
 
-      Node *cfn = parent->children[pos - 1];
+      Node *cfn = out.back();
       if (cfn->kind != NodeKind::Cf)
          return no("no ALU clause before the region");
       if (cfn->cf && cfn->cf->op != CfOp::ALU_PUSH_BEFORE && cfn->cf->op != CfOp::ALU)
@@ -541,32 +565,50 @@ struct Converter {
        * and ELSE) runs once: ELSE's instruction is left to dce and its
        * readers, and the phis, read THEN's result.  Only instructions of
        * groups that need not stay whole (a DOT4 keeps its slots). */
-      std::map<std::string, const Node *> then_work;
-      std::map<ValueKey, Value> same_as;
-      for (const Node *cf : dep_then->children)
-         for (const Node *g : cf->children)
-            if (g->children.size() == 1 || !alu_group_is_fixed(g))
-               for (const Node *a : g->children)
-                  if (std::string k = work_key(a); !k.empty())
-                     then_work.emplace(k, a);
+      std::unordered_map<std::string_view, const Node *> then_work;
+      std::unordered_map<ValueKey, Value, ValueKeyHash> same_as;
+      /* The ops THEN's work uses: an ELSE instruction with another op
+       * cannot match, so its key is not needed.  In a chain of
+       * if/else-if the ELSE side holds all the inner levels' work while
+       * THEN is one arm; without this every level would look up all of it. */
+      std::vector<bool> then_ops;
+      if (else_cost.alu)
+         for (const Node *cf : dep_then->children)
+            for (const Node *g : cf->children)
+               if (g->children.size() == 1 || !alu_group_is_fixed(g))
+                  for (const Node *a : g->children)
+                     if (const std::string &k = key_of(a); !k.empty()) {
+                        then_work.emplace(k, a);
+                        const size_t op = size_t(a->alu->op);
+                        if (then_ops.size() <= op)
+                           then_ops.resize(op + 1);
+                        then_ops[op] = true;
+                     }
       auto rename = [&](Value &v) {
-         if (v.kind != ValueKind::Var)
-            return;
+         if (v.kind != ValueKind::Var || same_as.empty())
+            return false;
          if (auto it = same_as.find({v.var, v.version}); it != same_as.end()) {
             v.var = it->second.var;
             v.version = it->second.version;
+            return true;
          }
+         return false;
       };
-      for (size_t i = 1; i < dep_else->children.size(); i++)
+      /* With no THEN work to match nothing is shared or renamed. */
+      for (size_t i = 1; i < dep_else->children.size() && !then_work.empty(); i++)
          for (Node *g : dep_else->children[i]->children) {
             const bool whole = (g->children.size() > 1 && alu_group_is_fixed(g)) ||
                                !kShareSideWork;
             for (Node *a : g->children) {
+               bool renamed = false;
                for (Value &v : a->src)
-                  rename(v);
-               if (whole)
+                  renamed |= rename(v);
+               if (renamed)
+                  keys.erase(a);
+               if (whole || a->kind != NodeKind::Alu || !a->alu ||
+                   size_t(a->alu->op) >= then_ops.size() || !then_ops[size_t(a->alu->op)])
                   continue;
-               if (std::string k = work_key(a); !k.empty())
+               if (const std::string &k = key_of(a); !k.empty())
                   if (auto it = then_work.find(k); it != then_work.end()) {
                      same_as[{a->dst[0].var, a->dst[0].version}] = it->second->dst[0];
                      shared++;
@@ -586,13 +628,27 @@ struct Converter {
        * inner levels included).  Elsewhere selects reading constants pack
        * worse than the copies did (at most four literals and two constant
        * pairs per group).  dce drops the copies no longer read. */
-      std::map<ValueKey, const Node *> copy_def;
+      /* Only copies defining a phi source matter: the sides hold all the
+       * inner levels' copies, so noting every one would cost each level
+       * the whole nest. */
+      std::vector<ValueKey> phi_srcs;
+      for (const Node *phi : r->phi)
+         for (const Value &v : phi->src)
+            if (v.kind == ValueKind::Var)
+               phi_srcs.emplace_back(v.var, v.version);
+      std::sort(phi_srcs.begin(), phi_srcs.end());
+      std::unordered_map<ValueKey, const Node *, ValueKeyHash> copy_def;
       auto note_copies = [&](const std::vector<Node *> &nodes, size_t first) {
+         if (phi_srcs.empty())
+            return;
          for (size_t i = first; i < nodes.size(); i++)
             for (const Node *g : nodes[i]->children)
                for (const Node *a : g->children)
-                  if (is_plain_copy(a) && a->dst[0].kind == ValueKind::Var)
-                     copy_def[{a->dst[0].var, a->dst[0].version}] = a;
+                  if (is_plain_copy(a) && a->dst[0].kind == ValueKind::Var) {
+                     const ValueKey k{a->dst[0].var, a->dst[0].version};
+                     if (std::binary_search(phi_srcs.begin(), phi_srcs.end(), k))
+                        copy_def[k] = a;
+                  }
       };
       note_copies(dep_then->children, 0);
       note_copies(dep_else->children, 1);
@@ -707,12 +763,11 @@ struct Converter {
          alu_to->children.push_back(g);
       }
 
-      parent->children.erase(parent->children.begin() + long(pos));
-      parent->children.insert(parent->children.begin() + long(pos), after.begin(), after.end());
       /* The PRED_SET was cfn's only work and a fetch came first: an empty
        * clause would still cost a CF instruction. */
       if (cfn->children.empty())
-         parent->children.erase(parent->children.begin() + long(pos - 1));
+         out.pop_back();
+      out.insert(out.end(), after.begin(), after.end());
       /* sh.regions is indexed by region id (liveness keeps per-region
        * sets), so the region stays there, emptied: nothing to walk. */
       r->phi.clear();
@@ -729,14 +784,20 @@ struct Converter {
          return;
       for (Node *c : n->children)
          run(c, depth + 1);
-      for (size_t i = 0; i < n->children.size(); i++) {
+      /* The children list is rebuilt in one pass rather than edited in
+       * place: a block of many ifs in a row would otherwise move its tail
+       * once per converted if. */
+      std::vector<Node *> out;
+      out.reserve(n->children.size());
+      for (Node *c : n->children) {
          why = nullptr;
-         if (try_convert(n, i))
-            i--; /* the next node moved into this position */
-         else if (why && kept && n->children[i]->kind == NodeKind::Region &&
-                  !n->children[i]->loop)
+         if (try_convert(out, c))
+            continue;
+         if (why && kept && c->kind == NodeKind::Region && !c->loop)
             (*kept)[why]++;
+         out.push_back(c);
       }
+      n->children = std::move(out);
    }
 };
 
@@ -748,7 +809,7 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stat
       diags.error("if_conversion: no region tree");
       return false;
    }
-   Converter c{sh, {}, 0, 0, stats ? &stats->kept : nullptr, nullptr};
+   Converter c{sh, {}, {}, 0, 0, stats ? &stats->kept : nullptr, nullptr};
    c.collect(sh.root);
    c.run(sh.root, 0);
    if (c.converted)
