@@ -16,6 +16,7 @@ namespace sbcc::r600 {
 namespace {
 
 constexpr char kSlotNames[] = "xyzwt";
+constexpr unsigned kNumGprs = 128; /* what a 7-bit GPR field addresses */
 constexpr const char *kVecSwizzleNames[] = {"VEC_012", "VEC_021", "VEC_120",
                                             "VEC_102", "VEC_201", "VEC_210"};
 constexpr const char *kSclSwizzleNames[] = {"SCL_210", "SCL_122", "SCL_212", "SCL_221"};
@@ -42,6 +43,8 @@ class Validator {
                    kSlotNames[slot] + ": " + msg);
    }
    void check_alu_clause(unsigned ci, const CfInstr &cf);
+   void check_fetch_clause(unsigned ci, const CfInstr &cf);
+   void check_export(unsigned ci, const CfInstr &cf);
    void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
                     const AluGroup *prev, bool ct_written[4][4]);
    void check_read_ports(unsigned ci, unsigned gi, const AluGroup &g);
@@ -324,6 +327,91 @@ void Validator::check_alu_clause(unsigned ci, const CfInstr &cf)
       check_group(ci, cf, gi, cf.groups[gi], gi ? &cf.groups[gi - 1] : nullptr, ct_written);
 }
 
+/* The fetches of one clause are issued without waiting for each other's
+ * results, so a fetch may not take its address from a GPR channel an
+ * earlier fetch of the clause writes.  Other channels of that GPR are
+ * fine: Mesa's sb packs a shadow sample's result into R0.x and reads
+ * R0.yzw as the next sample's address in the same clause, on shipped
+ * code (r600-bc/CYPRESS-tgsi-sb).  Mesa's plain backend is stricter (by
+ * whole GPR); that is a choice, not a hardware rule. */
+void Validator::check_fetch_clause(unsigned ci, const CfInstr &cf)
+{
+   uint8_t written[kNumGprs] = {};   /* channel mask per GPR */
+   int8_t writer[kNumGprs][4];       /* which fetch wrote it first */
+   for (unsigned k = 0; k < cf.fetches.size(); k++) {
+      const FetchInstr &f = cf.fetches[k];
+      unsigned src = 0, dst = 0, reads = 0, writes = 0;
+      bool rel = false;
+      const std::array<uint8_t, 4> *dst_sel = nullptr;
+      if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
+         src = t->src_gpr;
+         dst = t->dst_gpr;
+         rel = t->src_rel || t->dst_rel;
+         for (uint8_t sel : t->src_sel)
+            if (sel < 4)
+               reads |= 1u << sel;
+         if (t->op != FetchOp::SET_GRADIENTS_H && t->op != FetchOp::SET_GRADIENTS_V &&
+             t->op != FetchOp::SET_TEXTURE_OFFSETS)
+            dst_sel = &t->dst_sel;
+      } else {
+         const VtxInstr &v = std::get<VtxInstr>(f);
+         src = v.src_gpr;
+         dst = v.dst_gpr;
+         rel = v.src_rel || v.dst_rel;
+         reads = 1u << (v.src_sel_x & 3);
+         if (v.op != FetchOp::SEMFETCH)
+            dst_sel = &v.dst_sel;
+      }
+      if (dst_sel)
+         for (unsigned c = 0; c < 4; c++)
+            if ((*dst_sel)[c] < 4)
+               writes |= 1u << c;
+      if (rel)
+         continue; /* the emulator checks relative ranges at run time */
+      if (src < kNumGprs && (reads & written[src])) {
+         unsigned c = unsigned(__builtin_ctz(reads & written[src]));
+         error(ci, "fetch " + std::to_string(k) + " reads its address from R" +
+                       std::to_string(src) + "." + "xyzw"[c] + ", which fetch " +
+                       std::to_string(writer[src][c]) + " of the same clause writes");
+      }
+      if (dst < kNumGprs)
+         for (unsigned c = 0; c < 4; c++)
+            if ((writes & ~written[dst]) & (1u << c)) {
+               writer[dst][c] = int8_t(k);
+               written[dst] |= uint8_t(1u << c);
+            }
+   }
+}
+
+/* A burst exports GPRs gpr..gpr+count-1 to bases array_base..+count-1;
+ * BURST_COUNT is four bits, and position and parameter exports have fixed
+ * base ranges (60..63 and 0..31). */
+void Validator::check_export(unsigned ci, const CfInstr &cf)
+{
+   const ExportInfo &e = cf.exp;
+   if (e.burst_count < 1 || e.burst_count > 16) {
+      error(ci, "burst of " + std::to_string(e.burst_count) + " exports, 1 to 16");
+      return;
+   }
+   unsigned last = e.burst_count - 1u;
+   if (!e.rw_rel && e.gpr + last >= kNumGprs)
+      error(ci, "export burst reads R" + std::to_string(e.gpr) + "..R" +
+                    std::to_string(e.gpr + last) + ", past R" + std::to_string(kNumGprs - 1));
+   if (cf.op != CfOp::EXPORT && cf.op != CfOp::EXPORT_DONE)
+      return;
+   unsigned lo = 0, hi = ~0u;
+   const char *what = nullptr;
+   if (e.type == 1) {
+      lo = 60, hi = 63, what = "position";
+   } else if (e.type == 2) {
+      lo = 0, hi = 31, what = "parameter";
+   }
+   if (what && (e.array_base < lo || e.array_base + last > hi))
+      error(ci, std::string(what) + " export to bases " + std::to_string(e.array_base) + ".." +
+                    std::to_string(e.array_base + last) + ", outside " + std::to_string(lo) +
+                    ".." + std::to_string(hi));
+}
+
 bool Validator::run()
 {
    const unsigned before = diags_.num_errors();
@@ -363,7 +451,10 @@ bool Validator::run()
                           " instructions, at most " + std::to_string(max_fetch));
          if (cf.fetches.empty())
             error(ci, "empty fetch clause");
+         check_fetch_clause(ci, cf);
       }
+      if (cf_op_info(cf.op).enc == CfEncoding::Export || cf_op_info(cf.op).enc == CfEncoding::Mem)
+         check_export(ci, cf);
       /* Stack depth along the program text (branches are structured). */
       switch (cf.op) {
       case CfOp::PUSH:

@@ -199,7 +199,9 @@ TEST(R600Validate, ClauseAndProgramLimits)
    EXPECT_EQ(check(ChipClass::Evergreen, {alu_clause(groups)}), "");
 
    CfInstr tex = cf_op(CfOp::TEX);
-   tex.fetches.assign(17, TexInstr{});
+   TexInstr sample;
+   sample.dst_gpr = 1; /* address in R0, results in R1: no fetch reads another's */
+   tex.fetches.assign(17, sample);
    EXPECT_EQ(check(ChipClass::Evergreen, {tex}),
              "CF 0: fetch clause of 17 instructions, at most 16\n");
    tex.fetches.resize(9);
@@ -214,6 +216,81 @@ TEST(R600Validate, ClauseAndProgramLimits)
    Diagnostics d;
    EXPECT_FALSE(validate_program(p, vs_info(ChipClass::Evergreen), d));
    EXPECT_EQ(messages(d), "program has no END_OF_PROGRAM\n");
+}
+
+TEST(R600Validate, FetchAddressWrittenEarlierInTheClause)
+{
+   TexInstr a;
+   a.src_gpr = 0;
+   a.dst_gpr = 1;
+   TexInstr b = a;
+   b.src_gpr = 1;
+   b.dst_gpr = 2;
+   CfInstr tex = cf_op(CfOp::TEX);
+   tex.fetches = {a, b};
+   EXPECT_EQ(check(ChipClass::Evergreen, {tex}),
+             "CF 0: fetch 1 reads its address from R1.x, which fetch 0 of the same clause writes\n");
+   /* By channel: reading R1.xy after a fetch wrote only R1.zw is legal (Mesa's
+    * sb does it on shipped code); reading R1.z is not. */
+   a.dst_sel = {7, 7, 2, 3};
+   b.src_sel = {0, 1, 7, 7};
+   tex.fetches = {a, b};
+   EXPECT_EQ(check(ChipClass::Evergreen, {tex}), "");
+   b.src_sel = {0, 1, 2, 7};
+   tex.fetches = {a, b};
+   EXPECT_EQ(check(ChipClass::Evergreen, {tex}),
+             "CF 0: fetch 1 reads its address from R1.z, which fetch 0 of the same clause writes\n");
+   /* A fetch that writes nothing (all channels masked), one that reads no
+    * register (constant coordinates), gradients, or the order swapped: legal. */
+   a.dst_sel = {7, 7, 7, 7};
+   tex.fetches = {a, b};
+   EXPECT_EQ(check(ChipClass::Evergreen, {tex}), "");
+   a.dst_sel = {0, 1, 2, 3};
+   b.src_sel = {4, 5, 7, 7};
+   tex.fetches = {a, b};
+   EXPECT_EQ(check(ChipClass::Evergreen, {tex}), "");
+   TexInstr grad = a;
+   grad.op = FetchOp::SET_GRADIENTS_H;
+   b.src_sel = {0, 1, 2, 3};
+   tex.fetches = {grad, b};
+   EXPECT_EQ(check(ChipClass::Evergreen, {tex}), "");
+   tex.fetches = {b, a};
+   EXPECT_EQ(check(ChipClass::Evergreen, {tex}), "");
+
+   VtxInstr v;
+   v.src_gpr = 0;
+   v.dst_gpr = 3;
+   VtxInstr w = v;
+   w.src_gpr = 3;
+   w.dst_gpr = 4;
+   CfInstr vtx = cf_op(CfOp::VTX);
+   vtx.fetches = {v, w};
+   EXPECT_EQ(check(ChipClass::R700, {vtx}),
+             "CF 0: fetch 1 reads its address from R3.x, which fetch 0 of the same clause writes\n");
+}
+
+TEST(R600Validate, ExportBursts)
+{
+   CfInstr params = export_done(1, 2, 0);
+   params.exp.burst_count = 16;
+   EXPECT_EQ(check(ChipClass::Evergreen, {params}), "");
+   params.exp.burst_count = 17;
+   EXPECT_EQ(check(ChipClass::Evergreen, {params}), "CF 0: burst of 17 exports, 1 to 16\n");
+   params.exp.burst_count = 4;
+   params.exp.array_base = 30;
+   EXPECT_EQ(check(ChipClass::Evergreen, {params}),
+             "CF 0: parameter export to bases 30..33, outside 0..31\n");
+   params.exp.array_base = 0;
+   params.exp.gpr = 126;
+   EXPECT_EQ(check(ChipClass::R700, {params}), "CF 0: export burst reads R126..R129, past R127\n");
+
+   CfInstr pos = export_done(1, 1, 62);
+   pos.end_of_program = false;
+   pos.exp.burst_count = 2;
+   EXPECT_EQ(check(ChipClass::Evergreen, {pos}), "");
+   pos.exp.burst_count = 3;
+   EXPECT_EQ(check(ChipClass::Evergreen, {pos}),
+             "CF 0: position export to bases 62..64, outside 60..63\n");
 }
 
 TEST(R600Validate, StackDepthAgainstStackSize)

@@ -909,10 +909,11 @@ TEST(SbFinalize, BurstNeedsOneSwizzleConsecutiveRegistersAndOrder)
     * come before the done. */
    EXPECT_EQ(two(param(CfOp::EXPORT_DONE, 2, 0), param(CfOp::EXPORT_DONE, 3, 1)),
              "EXPORT_DONE PARAM 0 R2.xyzw\nEXPORT_DONE PARAM 1 R3.xyzw EOP\n");
-   /* Position then parameter: two types. */
-   CfInstr pos = export_done(2, 1, 60, false);
-   EXPECT_EQ(two(pos, param(CfOp::EXPORT_DONE, 3, 61)),
-             "EXPORT_DONE POS 60 R2.xyzw\nEXPORT_DONE PARAM 61 R3.xyzw EOP\n");
+   /* Pixel then parameter, consecutive bases (0, 1): two types.  (Position
+    * bases are 60..63 and parameter bases 0..31, so those two never meet.) */
+   CfInstr pixel = export_done(2, 0, 0, false);
+   EXPECT_EQ(two(pixel, param(CfOp::EXPORT_DONE, 3, 1)),
+             "EXPORT_DONE PIXEL 0 R2.xyzw\nEXPORT_DONE PARAM 1 R3.xyzw EOP\n");
    /* Constant and masked channels are part of the swizzle: equal ones
     * join. */
    EXPECT_EQ(two(param(CfOp::EXPORT, 2, 0, {0, 1, 4, 5}),
