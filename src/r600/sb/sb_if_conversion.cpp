@@ -326,6 +326,15 @@ struct Converter {
     * so without this every level would rebuild the keys of all of it.
     * Entries are dropped where a rename changes an operand. */
    std::unordered_map<const Node *, std::string> keys;
+   /* Every plain copy with its position in a preorder walk of the tree
+    * before any conversion, and each region's span of positions.  A
+    * region's sides hold exactly the nodes of its span (inner converted
+    * ifs move their work into a clause of the same span; the selects
+    * they make take the inner region's position), so "a copy made on a
+    * side" is a lookup, not a walk over the nest. */
+   std::unordered_map<ValueKey, std::pair<const Node *, unsigned>, ValueKeyHash> copies;
+   std::vector<std::pair<unsigned, unsigned>> span; /* by region id: [first, end) */
+   unsigned order = 0;
    unsigned converted = 0;
    unsigned shared = 0; /* ELSE instructions THEN already computes */
    std::map<std::string, unsigned> *kept = nullptr;
@@ -360,6 +369,9 @@ struct Converter {
 
    void collect(const Node *n)
    {
+      const unsigned pos = order++;
+      if (is_plain_copy(n) && n->dst[0].kind == ValueKind::Var)
+         copies[{n->dst[0].var, n->dst[0].version}] = {n, pos};
       for (const Value &s : n->src)
          count_uses(s);
       for (const Node *p : n->loop_phi)
@@ -368,6 +380,11 @@ struct Converter {
          collect(c);
       for (const Node *p : n->phi)
          collect(p);
+      if (n->kind == NodeKind::Region) {
+         if (span.size() <= n->id)
+            span.resize(n->id + 1);
+         span[n->id] = {pos, order};
+      }
    }
 
    bool movable_dst(const Value &d) const
@@ -628,35 +645,15 @@ struct Converter {
        * inner levels included).  Elsewhere selects reading constants pack
        * worse than the copies did (at most four literals and two constant
        * pairs per group).  dce drops the copies no longer read. */
-      /* Only copies defining a phi source matter: the sides hold all the
-       * inner levels' copies, so noting every one would cost each level
-       * the whole nest. */
-      std::vector<ValueKey> phi_srcs;
-      for (const Node *phi : r->phi)
-         for (const Value &v : phi->src)
-            if (v.kind == ValueKind::Var)
-               phi_srcs.emplace_back(v.var, v.version);
-      std::sort(phi_srcs.begin(), phi_srcs.end());
-      std::unordered_map<ValueKey, const Node *, ValueKeyHash> copy_def;
-      auto note_copies = [&](const std::vector<Node *> &nodes, size_t first) {
-         if (phi_srcs.empty())
-            return;
-         for (size_t i = first; i < nodes.size(); i++)
-            for (const Node *g : nodes[i]->children)
-               for (const Node *a : g->children)
-                  if (is_plain_copy(a) && a->dst[0].kind == ValueKind::Var) {
-                     const ValueKey k{a->dst[0].var, a->dst[0].version};
-                     if (std::binary_search(phi_srcs.begin(), phi_srcs.end(), k))
-                        copy_def[k] = a;
-                  }
-      };
-      note_copies(dep_then->children, 0);
-      note_copies(dep_else->children, 1);
+      const auto [r_first, r_end] = r->id < span.size() ? span[r->id]
+                                                        : std::pair<unsigned, unsigned>{0, 0};
       auto through_copy = [&](const Value &v) -> Value {
          if (v.kind != ValueKind::Var)
             return v;
-         auto it = copy_def.find({v.var, v.version});
-         return it == copy_def.end() ? v : it->second->src[0];
+         auto it = copies.find({v.var, v.version});
+         if (it == copies.end() || it->second.second < r_first || it->second.second >= r_end)
+            return v;
+         return it->second.first->src[0];
       };
       unsigned const_copies = 0;
       for (const Node *phi : r->phi)
@@ -761,6 +758,8 @@ struct Converter {
          Node *g = sh.create(NodeKind::AluGroup);
          g->children.push_back(a);
          alu_to->children.push_back(g);
+         if (same && is_plain_copy(a))
+            copies[{d.var, d.version}] = {a, r_first};
       }
 
       /* The PRED_SET was cfn's only work and a fetch came first: an empty
@@ -809,7 +808,7 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stat
       diags.error("if_conversion: no region tree");
       return false;
    }
-   Converter c{sh, {}, {}, 0, 0, stats ? &stats->kept : nullptr, nullptr};
+   Converter c{sh, {}, {}, {}, {}, 0, 0, 0, stats ? &stats->kept : nullptr, nullptr};
    c.collect(sh.root);
    c.run(sh.root, 0);
    if (c.converted)
