@@ -1086,9 +1086,9 @@ TEST(SbFinalize, AluAfterAFetchMovesUpAndTheFetchesShareAClause)
 TEST(SbFinalize, FetchesJoinUnlessOneReadsAnotherOnesResult)
 {
    /* Fetches in a clause run in order.  R3 = cb[R2.x]; R2 = cb[R4.x]
-    * overwrites the first one's index after it was read: one clause.  Mesa's
-    * rule stays: no fetch takes its address from a GPR an earlier fetch of
-    * the clause writes, and no channel is written twice. */
+    * overwrites the first one's index after it was read: one clause.  No
+    * fetch takes its address from a GPR channel an earlier fetch of the
+    * clause writes, and no channel is written twice. */
    Program war = program(kEg, {index_of(2, 0), index_of(4, 1), vfetch(2, 3), vfetch(4, 2),
                                add_clause(6, 3, 2), export_done(6)});
    EXPECT_EQ(finalized_with_constants(war), "0 ALU groups=2\n1 VTX fetches=2\n2 ALU groups=4\n"
@@ -1101,6 +1101,25 @@ TEST(SbFinalize, FetchesJoinUnlessOneReadsAnotherOnesResult)
                                add_clause(6, 3, 3), export_done(6)});
    EXPECT_EQ(finalized_with_constants(waw), "0 ALU groups=2\n1 VTX fetches=1\n2 VTX fetches=1\n"
                                             "3 ALU groups=4\n4 EXPORT_DONE R6.xyzw EOP\n");
+   /* The rule is by channel: the first fetch writes only R3.x, the second
+    * takes its index from R3.y (Mesa's sb ships such clauses). */
+   CfInstr idx = index_of(2, 0);
+   AluSrc y = src_gpr(1, 1);
+   y.abs = true;
+   idx.groups.push_back(group({alu(AluOp::FLT_TO_INT, kSlotX, dst(3, 1), y)}));
+   CfInstr first = vfetch(2, 3);
+   std::get<VtxInstr>(first.fetches[0]).dst_sel = {0, kSelMask, kSelMask, kSelMask};
+   CfInstr second = vfetch(3, 5);
+   std::get<VtxInstr>(second.fetches[0]).src_sel_x = 1;
+   Program disjoint = program(kEg, {idx, first, second, add_clause(6, 3, 5), export_done(6)});
+   EXPECT_EQ(finalized_with_constants(disjoint), "0 ALU groups=2\n1 VTX fetches=2\n"
+                                                 "2 ALU groups=4\n3 EXPORT_DONE R6.xyzw EOP\n");
+   /* Reading the written channel itself keeps two clauses. */
+   std::get<VtxInstr>(second.fetches[0]).src_sel_x = 0;
+   Program overlap = program(kEg, {idx, first, second, add_clause(6, 3, 5), export_done(6)});
+   EXPECT_EQ(finalized_with_constants(overlap), "0 ALU groups=2\n1 VTX fetches=1\n"
+                                                "2 VTX fetches=1\n3 ALU groups=4\n"
+                                                "4 EXPORT_DONE R6.xyzw EOP\n");
 }
 
 TEST(SbFinalize, BadTreesAndAllocationsAreRefused)

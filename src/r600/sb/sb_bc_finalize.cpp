@@ -961,11 +961,12 @@ bool Finalizer::emit_fetch(const Node *n)
    }
 
    /* Join the fetch clause emitted just before when nothing here reads a
-    * GPR it writes (Mesa's r600_bytecode_add_tex rule: a fetch must not
-    * take its address from a result of its own clause) or writes a channel
-    * it writes.  Fetches of a clause run in order, so a later fetch may
+    * GPR channel it writes (a fetch must not take its address from a result
+    * of its own clause; other channels of that GPR are fine, as Mesa's sb
+    * ships: the validator checks the same rule) or writes a channel it
+    * writes.  Fetches of a clause run in order, so a later fetch may
     * overwrite what an earlier one read.  One CF less, same results. */
-   auto regs = [](const FetchInstr &f, int &src, int &dst, unsigned &mask) {
+   auto regs = [](const FetchInstr &f, int &src, unsigned &reads, int &dst, unsigned &mask) {
       const std::array<uint8_t, 4> &sel = std::holds_alternative<TexInstr>(f)
                                               ? std::get<TexInstr>(f).dst_sel
                                               : std::get<VtxInstr>(f).dst_sel;
@@ -973,13 +974,18 @@ bool Finalizer::emit_fetch(const Node *n)
       for (unsigned ch = 0; ch < 4; ch++)
          if (sel[ch] != kSelMask)
             mask |= 1u << ch;
+      reads = 0;
       if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
          src = t->src_gpr;
          dst = t->dst_gpr;
+         for (uint8_t s : t->src_sel)
+            if (s < 4)
+               reads |= 1u << s;
       } else {
          const VtxInstr &v = std::get<VtxInstr>(f);
          src = v.src_gpr;
          dst = v.dst_gpr;
+         reads = 1u << (v.src_sel_x & 3);
       }
       if (!mask)
          dst = -1;
@@ -989,21 +995,22 @@ bool Finalizer::emit_fetch(const Node *n)
       bool ok = prev.op == c.op && prev.valid_pixel_mode == c.valid_pixel_mode &&
                 prev.whole_quad_mode == c.whole_quad_mode &&
                 prev.fetches.size() + fetched.size() <= max_fetch;
-      std::map<int, unsigned> written; /* GPR -> channels */
+      std::array<uint8_t, 128> written{}; /* GPR -> channels */
       for (const FetchInstr &f : prev.fetches) {
          int sg, dg;
-         unsigned m;
-         regs(f, sg, dg, m);
-         if (dg >= 0)
-            written[dg] |= m;
+         unsigned r, m;
+         regs(f, sg, r, dg, m);
+         if (dg >= 0 && dg < 128)
+            written[dg] |= uint8_t(m);
       }
       for (const FetchInstr &f : fetched) {
          int sg, dg;
-         unsigned m;
-         regs(f, sg, dg, m);
-         ok = ok && !written.count(sg) && (dg < 0 || !(written[dg] & m));
-         if (dg >= 0)
-            written[dg] |= m;
+         unsigned r, m;
+         regs(f, sg, r, dg, m);
+         ok = ok && sg >= 0 && sg < 128 && !(written[sg] & r) &&
+              (dg < 0 || (dg < 128 && !(written[dg] & m)));
+         if (ok && dg >= 0)
+            written[dg] |= uint8_t(m);
       }
       if (ok) {
          c.fetches = prev.fetches;
