@@ -334,6 +334,7 @@ struct LiveWalk {
    std::vector<uint32_t> edges32; /* when two ids fit in 32 bits: half the memory traffic */
    unsigned key_shift = 0;
    bool narrow = false;
+   bool psi_any = false;
    /* One working set per If nesting level, reused across walks. */
    std::vector<std::unique_ptr<LiveSet>> if_sets;
    std::vector<unsigned> defs_buf;
@@ -361,9 +362,21 @@ struct LiveWalk {
       if (record) {
          for (size_t i = 0; i < n; i++) {
             unsigned d = defs[i], cp = copy_of[d];
-            for (unsigned w : live.dense)
-               if (cp != w)
-                  edge(d, w);
+            if (psi_any) {
+               for (unsigned w : live.dense)
+                  if (cp != w)
+                     edge(d, w);
+            } else if (narrow) {
+               /* No psi: only d itself and its copy source are skipped. */
+               for (unsigned w : live.dense)
+                  if (w != cp && w != d)
+                     edges32.push_back(d < w ? (d << key_shift | w) : (w << key_shift | d));
+            } else {
+               for (unsigned w : live.dense)
+                  if (w != cp && w != d)
+                     edges.push_back(d < w ? (uint64_t(d) << key_shift | w)
+                                           : (uint64_t(w) << key_shift | d));
+            }
             for (size_t k = 0; k < n; k++)
                if (defs[k] < d)
                   edge(d, defs[k]);
@@ -584,46 +597,37 @@ template <typename Key>
 static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
                             std::vector<std::vector<unsigned>> &adj)
 {
-   if (keys.size() < 512) {
-      std::sort(keys.begin(), keys.end());
-   } else {
-      /* Digits of at most 11 bits (the counters stay in L1), as few
-       * passes as that allows, the bits spread evenly over them. */
-      const unsigned bits = std::max(2 * shift, 1u);
-      const unsigned passes = (bits + 10) / 11;
-      const unsigned digit = (bits + passes - 1) / passes;
-      const Key digit_mask = Key((1u << digit) - 1);
-      std::vector<Key> tmp(keys.size());
-      std::vector<size_t> count(size_t(1) << digit);
-      for (unsigned low = 0; low < bits; low += digit) {
-         std::fill(count.begin(), count.end(), 0);
-         for (Key k : keys)
-            count[(k >> low) & digit_mask]++;
-         size_t sum = 0;
-         for (size_t &c : count) {
-            size_t n = c;
-            c = sum;
-            sum += n;
-         }
-         for (Key k : keys)
-            tmp[count[(k >> low) & digit_mask]++] = k;
-         keys.swap(tmp);
-      }
-   }
-   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
    Key mask = (Key(1) << shift) - 1;
-   std::vector<unsigned> degree(nv, 0);
+   /* One counting sort by the lower id (stable), lists of lower
+    * neighbours in increasing order from it, then the higher ones from
+    * the lower lists walked in increasing id order. */
+   std::vector<unsigned> start(nv + 1, 0), deg(nv, 0);
    for (Key k : keys) {
-      degree[k >> shift]++;
-      degree[k & mask]++;
+      start[unsigned(k >> shift) + 1]++;
+      deg[unsigned(k & mask)]++;
    }
    for (unsigned v = 0; v < nv; v++)
-      adj[v].reserve(degree[v]);
-   for (Key k : keys) {
-      unsigned a = unsigned(k >> shift), b = unsigned(k & mask);
-      adj[a].push_back(b);
-      adj[b].push_back(a);
+      start[v + 1] += start[v];
+   std::vector<unsigned> hi(keys.size());
+   {
+      std::vector<unsigned> pos(start.begin(), start.end() - 1);
+      for (Key k : keys)
+         hi[pos[unsigned(k >> shift)]++] = unsigned(k & mask);
    }
+   for (unsigned v = 0; v < nv; v++)
+      adj[v].reserve(deg[v] + (start[v + 1] - start[v]));
+   for (unsigned a = 0; a < nv; a++)
+      for (unsigned i = start[a]; i < start[a + 1]; i++) {
+         auto &l = adj[hi[i]];
+         if (l.empty() || l.back() != a)
+            l.push_back(a);
+      }
+   std::vector<unsigned> nlow(nv);
+   for (unsigned v = 0; v < nv; v++)
+      nlow[v] = unsigned(adj[v].size());
+   for (unsigned v = 0; v < nv; v++)
+      for (unsigned i = 0; i < nlow[v]; i++)
+         adj[adj[v][i]].push_back(v);
 }
 
 void ra_build_interference(const RegionShader &sh, RaContext &ctx)
@@ -643,6 +647,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    w.psi_old.assign(nv, kNoValue);
    for (auto &p : ctx.psi_pairs)
       w.psi_old[p.first] = p.second;
+   w.psi_any = !ctx.psi_pairs.empty();
    w.copy_of.assign(nv, kNoValue);
    scan_copies(sh, sh.root, w.copy_of);
    /* Entry sets only grow; nesting depth bounds the rounds, the cap only
