@@ -65,6 +65,16 @@ int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
       }
       return slot;
    }
+   /* Temporaries are created with index = vars.size(), so a temporary's
+    * id is its index: no tree entry needed to create or find one. */
+   if (kind == VarKind::Temp && chan == 0) {
+      if (index == vars.size()) {
+         vars.push_back(Var{kind, index, chan});
+         return int(index);
+      }
+      if (index < vars.size() && vars[index].kind == VarKind::Temp && vars[index].index == index)
+         return int(index);
+   }
    auto key = std::make_tuple(int(kind), index, chan);
    auto it = var_map.find(key);
    if (it != var_map.end())
