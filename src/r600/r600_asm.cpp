@@ -6,11 +6,50 @@
  */
 #include "r600/r600_asm.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace sbcc::r600 {
 
 namespace {
+
+/* The layout arithmetic, once: CF words first, then each clause at its
+ * address (fetch clauses 128-bit aligned).  visit(i, clause_addr) sees
+ * every CF instruction; a program too large for the address fields is
+ * reported when diag is given. */
+template <typename Visit>
+std::optional<uint32_t> lay_out(const Program &prog, Diagnostics *diag, Visit &&visit)
+{
+   uint64_t addr = 0;
+   for (const CfInstr &cf : prog.cf)
+      addr += 2 * cf_slots(cf);
+   for (size_t i = 0; i < prog.cf.size(); i++) {
+      const CfInstr &cf = prog.cf[i];
+      const CfOpInfo &info = cf_op_info(cf.op);
+      if (!(info.flags & CF_CLAUSE)) {
+         visit(i, 0);
+         continue;
+      }
+      if (info.flags & CF_FETCH) {
+         /* Fetch instructions are 128-bit and must be 128-bit aligned. */
+         addr = (addr + 3) & ~uint64_t(3);
+         visit(i, uint32_t(addr));
+         addr += 4 * cf.fetches.size();
+      } else {
+         visit(i, uint32_t(addr));
+         addr += alu_clause_dwords(cf.groups);
+      }
+      /* CF_ALU_WORD0.ADDR is the narrowest address field: 22 bits of 64-bit units. */
+      if (diag && addr >= (uint64_t(1) << 23)) {
+         diag->error("CF " + std::to_string(i) + ": program too large (" + std::to_string(addr) +
+                     " dwords)");
+         return std::nullopt;
+      }
+   }
+   return static_cast<uint32_t>(std::min<uint64_t>(addr, UINT32_MAX));
+}
+
 
 namespace w = word;
 
@@ -24,7 +63,18 @@ class Encoder {
    const Program &prog_;
    ChipClass chip_;
    Diagnostics &diag_;
-   std::string where_;
+   /* Where an error is reported, formatted only when there is one: most
+    * programs assemble cleanly, and building the text for every group and
+    * instruction cost more than encoding them. */
+   struct Where {
+      unsigned cf = 0;
+      std::string_view cf_name;
+      bool clause = false;
+      int group = -1;
+      std::string_view instr;
+      int fetch = -1;
+   };
+   Where where_;
    bool ok_ = true;
    std::vector<uint32_t> out_;
    std::vector<uint32_t> cf_slot_;  /* CF index -> CF slot (word pair) */
@@ -32,10 +82,24 @@ class Encoder {
 
    bool eg() const { return is_eg_or_later(chip_); }
 
+   std::string where() const
+   {
+      std::string s = "CF " + std::to_string(where_.cf) + " (" + std::string(where_.cf_name) + ")";
+      if (where_.clause)
+         s += " clause";
+      if (where_.group >= 0)
+         s += " group " + std::to_string(where_.group);
+      if (!where_.instr.empty())
+         s += " " + std::string(where_.instr);
+      if (where_.fetch >= 0)
+         s += " fetch " + std::to_string(where_.fetch);
+      return s;
+   }
+
    void error(const std::string &msg)
    {
       if (ok_)
-         diag_.error(where_ + ": " + msg);
+         diag_.error(where() + ": " + msg);
       ok_ = false;
    }
 
@@ -63,7 +127,9 @@ class Encoder {
 void Encoder::encode_cf(unsigned i, const CfInstr &cf)
 {
    const CfOpInfo &info = cf_op_info(cf.op);
-   where_ = "CF " + std::to_string(i) + " (" + std::string(info.name) + ")";
+   where_ = Where();
+   where_.cf = i;
+   where_.cf_name = info.name;
    int opc = cf_opcode(chip_, cf.op);
    if (opc < 0) {
       error("not available on " + std::string(chip_class_name(chip_)));
@@ -304,8 +370,8 @@ void Encoder::encode_alu(const AluInstr &in, bool last)
 
 void Encoder::encode_group(const AluGroup &g, unsigned gi)
 {
-   std::string clause_where = where_;
-   where_ += " group " + std::to_string(gi);
+   const Where clause_where = where_;
+   where_.group = int(gi);
    if (g.instrs.empty() || g.instrs.size() > slots_per_group(chip_)) {
       error("a group holds 1 to " + std::to_string(slots_per_group(chip_)) + " instructions, not " +
             std::to_string(g.instrs.size()));
@@ -322,7 +388,7 @@ void Encoder::encode_group(const AluGroup &g, unsigned gi)
       const AluInstr &in = g.instrs[k];
       const AluOpInfo &info = alu_op_info(in.op);
       unsigned slots = alu_slots(chip_, in.op);
-      where_ = clause_where + " group " + std::to_string(gi) + " " + std::string(info.name);
+      where_.instr = info.name;
       if (!slots) {
          error("not available on " + std::string(chip_class_name(chip_)));
          return;
@@ -481,17 +547,15 @@ void Encoder::encode_vtx(const VtxInstr &v)
 
 std::optional<std::vector<uint32_t>> Encoder::run()
 {
-   Program copy = prog_;
-   auto total = layout_program(copy, diag_);
+   clause_at_.resize(prog_.cf.size());
+   auto total = lay_out(prog_, &diag_, [&](size_t i, uint32_t at) { clause_at_[i] = at; });
    if (!total)
       return std::nullopt;
    cf_slot_.resize(prog_.cf.size() + 1);
-   clause_at_.resize(prog_.cf.size());
    uint32_t slot = 0;
    for (size_t i = 0; i < prog_.cf.size(); i++) {
       cf_slot_[i] = slot;
       slot += cf_slots(prog_.cf[i]);
-      clause_at_[i] = copy.cf[i].clause_addr;
    }
    cf_slot_[prog_.cf.size()] = slot;
    out_.reserve(*total);
@@ -504,15 +568,20 @@ std::optional<std::vector<uint32_t>> Encoder::run()
       if (!(info.flags & CF_CLAUSE))
          continue;
       out_.resize(clause_at_[i], 0);
-      where_ = "CF " + std::to_string(i) + " (" + std::string(info.name) + ") clause";
+      where_ = Where();
+      where_.cf = unsigned(i);
+      where_.cf_name = info.name;
+      where_.clause = true;
       if (info.enc == CfEncoding::Alu) {
          encode_alu_clause(cf);
          continue;
       }
       for (size_t k = 0; k < cf.fetches.size() && ok_; k++) {
          const FetchInstr &f = cf.fetches[k];
-         where_ = "CF " + std::to_string(i) + " (" + std::string(info.name) + ") fetch " +
-                  std::to_string(k);
+         where_ = Where();
+         where_.cf = unsigned(i);
+         where_.cf_name = info.name;
+         where_.fetch = int(k);
          bool vtx = std::holds_alternative<VtxInstr>(f);
          FetchOp op = vtx ? std::get<VtxInstr>(f).op : std::get<TexInstr>(f).op;
          if (fetch_opcode(chip_, op) < 0) {
@@ -542,36 +611,20 @@ std::optional<std::vector<uint32_t>> Encoder::run()
 
 } // namespace
 
+
 std::optional<uint32_t> layout_program(Program &prog, Diagnostics &diag)
 {
-   uint64_t addr = 0;
+   uint32_t slot = 0;
    for (CfInstr &cf : prog.cf) {
-      cf.cf_addr = addr;
-      addr += 2 * cf_slots(cf);
+      cf.cf_addr = 2 * slot;
+      slot += cf_slots(cf);
    }
-   for (size_t i = 0; i < prog.cf.size(); i++) {
-      CfInstr &cf = prog.cf[i];
-      const CfOpInfo &info = cf_op_info(cf.op);
-      cf.clause_addr = 0;
-      if (!(info.flags & CF_CLAUSE))
-         continue;
-      if (info.flags & CF_FETCH) {
-         /* Fetch instructions are 128-bit and must be 128-bit aligned. */
-         addr = (addr + 3) & ~uint64_t(3);
-         cf.clause_addr = addr;
-         addr += 4 * cf.fetches.size();
-      } else {
-         cf.clause_addr = addr;
-         addr += alu_clause_dwords(cf.groups);
-      }
-      /* CF_ALU_WORD0.ADDR is the narrowest address field: 22 bits of 64-bit units. */
-      if (addr >= (uint64_t(1) << 23)) {
-         diag.error("CF " + std::to_string(i) + ": program too large (" + std::to_string(addr) +
-                    " dwords)");
-         return std::nullopt;
-      }
-   }
-   return static_cast<uint32_t>(addr);
+   return lay_out(prog, &diag, [&](size_t i, uint32_t at) { prog.cf[i].clause_addr = at; });
+}
+
+uint32_t program_dwords(const Program &prog)
+{
+   return *lay_out(prog, nullptr, [](size_t, uint32_t) {});
 }
 
 std::optional<std::vector<uint32_t>> assemble(const Program &prog, Diagnostics &diag)

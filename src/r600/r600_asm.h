@@ -21,6 +21,10 @@ namespace sbcc::r600 {
  * large for the address fields. */
 std::optional<uint32_t> layout_program(Program &prog, Diagnostics &diag);
 
+/* The size in dwords layout_program gives, without writing the program
+ * (no check of the address fields). */
+uint32_t program_dwords(const Program &prog);
+
 /* Encodes the program.  Reports the first field that does not fit, an op
  * that does not exist on the chip class, or an invalid ALU group (slot
  * order, slot class, literal index) and returns nullopt. */

@@ -100,27 +100,6 @@ struct StepRunner {
    }
 };
 
-/* The size assemble() gives a program that assembles: the arithmetic of
- * layout_program() (CF words, fetch clauses 128-bit aligned, then ALU
- * clauses with their literals), without the copy of the whole program that
- * layout_program needs and without encoding it. */
-unsigned program_dwords(const Program &prog)
-{
-   uint64_t addr = 0;
-   for (const CfInstr &cf : prog.cf)
-      addr += 2 * cf_slots(cf);
-   for (const CfInstr &cf : prog.cf) {
-      const CfOpInfo &info = cf_op_info(cf.op);
-      if (!(info.flags & CF_CLAUSE))
-         continue;
-      if (info.flags & CF_FETCH)
-         addr = ((addr + 3) & ~uint64_t(3)) + 4 * cf.fetches.size();
-      else
-         addr += alu_clause_dwords(cf.groups);
-   }
-   return unsigned(addr);
-}
-
 /* Global optimization and register allocation on the region tree
  * (sb_region_passes.h); the finalized program still has one instruction
  * per group outside the groups that must stay together. */
