@@ -326,12 +326,16 @@ struct Converter {
     * so without this every level would rebuild the keys of all of it.
     * Entries are dropped where a rename changes an operand. */
    std::unordered_map<const Node *, std::string> keys;
-   /* Every plain copy with its position in a preorder walk of the tree
-    * before any conversion, and each region's span of positions.  A
-    * region's sides hold exactly the nodes of its span (inner converted
-    * ifs move their work into a clause of the same span; the selects
-    * they make take the inner region's position), so "a copy made on a
-    * side" is a lookup, not a walk over the nest. */
+   /* Every plain copy with its position in a preorder walk of the tree,
+    * and each region's span of positions.  A region's sides hold exactly
+    * the nodes of its span (inner converted ifs move their work into a
+    * clause of the same span; the selects they make take the inner
+    * region's position), so "a copy made on a side" is a lookup, not a
+    * walk over the nest.  Built when the first if gets that far, so
+    * shaders with nothing to convert do not pay for it.  An if that gets
+    * that far always converts, so the tree is still as parsed then (only
+    * operands renamed): no block is half rebuilt by run(). */
+   bool indexed = false;
    std::unordered_map<ValueKey, std::pair<const Node *, unsigned>, ValueKeyHash> copies;
    std::vector<std::pair<unsigned, unsigned>> span; /* by region id: [first, end) */
    unsigned order = 0;
@@ -369,9 +373,6 @@ struct Converter {
 
    void collect(const Node *n)
    {
-      const unsigned pos = order++;
-      if (is_plain_copy(n) && n->dst[0].kind == ValueKind::Var)
-         copies[{n->dst[0].var, n->dst[0].version}] = {n, pos};
       for (const Value &s : n->src)
          count_uses(s);
       for (const Node *p : n->loop_phi)
@@ -380,6 +381,19 @@ struct Converter {
          collect(c);
       for (const Node *p : n->phi)
          collect(p);
+   }
+
+   void index_copies(const Node *n)
+   {
+      const unsigned pos = order++;
+      if (is_plain_copy(n) && n->dst[0].kind == ValueKind::Var)
+         copies[{n->dst[0].var, n->dst[0].version}] = {n, pos};
+      for (const Node *p : n->loop_phi)
+         index_copies(p);
+      for (const Node *c : n->children)
+         index_copies(c);
+      for (const Node *p : n->phi)
+         index_copies(p);
       if (n->kind == NodeKind::Region) {
          if (span.size() <= n->id)
             span.resize(n->id + 1);
@@ -645,6 +659,10 @@ struct Converter {
        * inner levels included).  Elsewhere selects reading constants pack
        * worse than the copies did (at most four literals and two constant
        * pairs per group).  dce drops the copies no longer read. */
+      if (!indexed) {
+         index_copies(sh.root);
+         indexed = true;
+      }
       const auto [r_first, r_end] = r->id < span.size() ? span[r->id]
                                                         : std::pair<unsigned, unsigned>{0, 0};
       auto through_copy = [&](const Value &v) -> Value {
@@ -808,7 +826,7 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stat
       diags.error("if_conversion: no region tree");
       return false;
    }
-   Converter c{sh, {}, {}, {}, {}, 0, 0, 0, stats ? &stats->kept : nullptr, nullptr};
+   Converter c{sh, {}, {}, false, {}, {}, 0, 0, 0, stats ? &stats->kept : nullptr, nullptr};
    c.collect(sh.root);
    c.run(sh.root, 0);
    if (c.converted)
