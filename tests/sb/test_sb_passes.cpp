@@ -537,4 +537,76 @@ TEST(SbChecker, RejectsALostNode)
    EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 1 lost\n");
 }
 
+/* gpr_compaction closes the numbers nothing uses; a burst's registers move
+ * as one run onto consecutive free numbers, past a pinned input. */
+TEST(SbGprCompaction, BurstMovesAsOneRunPastPinnedRegisters)
+{
+   ShaderInfo info = vs_info(kEg);
+   ShaderIo in3 = info.inputs[0];
+   in3.gpr = 3;
+   in3.tgsi_index = 1;
+   info.inputs.push_back(in3);
+   ShaderIo out1 = info.outputs[0];
+   out1.gpr = 3;
+   out1.tgsi_index = 1;
+   out1.export_base = 1;
+   info.outputs.push_back(out1);
+   info.num_gprs = 16;
+
+   std::vector<AluInstr> sums, products;
+   for (unsigned c = 0; c < 4; c++) {
+      sums.push_back(alu(AluOp::ADD, c, dst(5, c), src_gpr(1, c), src_gpr(9, 0)));
+      products.push_back(alu(AluOp::MUL_IEEE, c, dst(6, c), src_gpr(3, c), src_gpr(1, c)));
+   }
+   CfInstr burst = export_done(5, 2, 0);
+   burst.exp.burst_count = 2;
+   Program p = program(kEg, {alu_clause({group({alu(AluOp::ADD, kSlotX, dst(9, 0),
+                                                    src_gpr(1, 0), src_gpr(3, 0))}),
+                                          group(sums), group(products)}),
+                             burst});
+   LiveSet entry;
+   for (unsigned c = 0; c < 4; c++) {
+      entry.set(1 * 4 + c);
+      entry.set(3 * 4 + c);
+   }
+   Program out = p;
+   ASSERT_TRUE(gpr_compaction(out, info, entry));
+   /* R0, R1 and R3 keep their numbers; R5-R6 need two free numbers in a
+    * row: R4-R5 (R2 alone is too short); R9 follows at R6. */
+   EXPECT_EQ(out.cf[1].exp.gpr, 4);
+   EXPECT_EQ(out.cf[1].exp.burst_count, 2);
+   EXPECT_EQ(out.cf[0].groups[0].instrs[0].dst.gpr, 6);
+   EXPECT_EQ(out.cf[0].groups[1].instrs[0].dst.gpr, 4);
+   EXPECT_EQ(out.cf[0].groups[1].instrs[0].src[1].sel, 6u);
+   EXPECT_EQ(out.cf[0].groups[2].instrs[3].dst.gpr, 5);
+   EXPECT_EQ(out.cf[0].groups[2].instrs[3].src[0].sel, 3u);
+
+   Diagnostics d;
+   EXPECT_TRUE(validate_program(out, info, d)) << d.str();
+   auto run = [&](const Program &prog) {
+      Batch b = batch_of({vec4f(1, 2, 3, 4), vec4f(-1, 0.5f, 8, 9)});
+      for (Lane &l : b.lanes) {
+         l.inputs.resize(2);
+         l.inputs[1] = vec4f(2, -3, 0.25f, 7);
+         l.outputs.resize(2);
+      }
+      RunResult r = emulate(prog, info, {}, b, RunLimits{});
+      EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+      std::vector<Vec4> o;
+      for (const Lane &l : b.lanes)
+         o.insert(o.end(), l.outputs.begin(), l.outputs.end());
+      return o;
+   };
+   EXPECT_EQ(run(out), run(p));
+   EXPECT_EQ(run(out)[1], vec4f(2, -6, 0.75f, 28));
+
+   /* A pinned register inside the run pins the whole run. */
+   info.inputs[1].gpr = 6;
+   for (unsigned c = 0; c < 4; c++)
+      entry.set(6 * 4 + c);
+   Program pinned = p;
+   ASSERT_TRUE(gpr_compaction(pinned, info, entry));
+   EXPECT_EQ(pinned.cf[1].exp.gpr, 5);
+}
+
 } // namespace

@@ -7,10 +7,12 @@
  * keeps or lowers its number.  Registers the hardware fills before the
  * program starts (inputs, R0 with the vertex/fragment system values, the
  * Evergreen barycentric registers, and whatever is read before it is
- * written) keep their numbers.  Programs with
- * relative addressing or multi-register export bursts are left alone:
- * both depend on registers being consecutive.
+ * written) keep their numbers.  An export burst reads consecutive
+ * registers, so its registers move as one run onto consecutive free
+ * numbers (or all keep theirs when one of them is pinned).  Programs with
+ * relative addressing are left alone: an index may reach any register.
  */
+#include <algorithm>
 #include <vector>
 
 #include "r600/sb/sb_passes.h"
@@ -55,7 +57,7 @@ template <typename Fn> bool for_each_gpr(Program &prog, Fn &&fn)
       }
       const CfEncoding enc = cf_op_info(cf.op).enc;
       if (enc == CfEncoding::Export || enc == CfEncoding::Mem) {
-         if (cf.exp.rw_rel || cf.exp.burst_count != 1)
+         if (cf.exp.rw_rel)
             return false;
          fn(cf.exp.gpr);
          if (enc == CfEncoding::Mem)
@@ -78,6 +80,34 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
     * program itself (a copy to probe was the cost of this pass). */
    if (!for_each_gpr(prog, mark))
       return true; /* left alone, see above */
+   /* run[r]: registers from r on that must stay consecutive (export
+    * bursts; overlapping bursts merge into one run). */
+   std::vector<uint8_t> run(kFirstClauseTemp, 0);
+   for (const CfInstr &cf : prog.cf) {
+      const CfEncoding enc = cf_op_info(cf.op).enc;
+      if ((enc != CfEncoding::Export && enc != CfEncoding::Mem) || cf.exp.burst_count < 2)
+         continue;
+      unsigned first = cf.exp.gpr, end = first + cf.exp.burst_count;
+      if (end > kFirstClauseTemp)
+         return true; /* reaches the clause temporaries: leave it alone */
+      for (unsigned r = first; r < end; r++)
+         used[r] = true;
+      /* Extend a run that starts at or before this one and reaches it. */
+      unsigned start = first;
+      for (unsigned r = 0; r < first; r++)
+         if (run[r] && r + run[r] >= first) {
+            start = r;
+            break;
+         }
+      unsigned last = std::max<unsigned>(start + run[start], end);
+      run[start] = uint8_t(last - start);
+      for (unsigned r = start + 1; r < last; r++)
+         if (run[r]) {
+            last = std::max<unsigned>(last, r + run[r]);
+            run[start] = uint8_t(last - start);
+            run[r] = 0;
+         }
+   }
    pinned[0] = true;
    for (const ShaderIo &io : info.inputs)
       if (io.gpr < kFirstClauseTemp)
@@ -88,15 +118,35 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
       for (unsigned c = 0; c < 4; c++)
          if (entry_live.test(r * 4 + c))
             pinned[r] = true;
+   for (unsigned r = 0; r < kFirstClauseTemp; r++) {
+      bool any = false;
+      for (unsigned k = r; k < r + run[r]; k++)
+         any = any || pinned[k];
+      for (unsigned k = r; any && k < r + run[r]; k++)
+         pinned[k] = true;
+   }
    std::vector<uint8_t> map(kFirstClauseTemp);
+   for (unsigned r = 0; r < kFirstClauseTemp; r++)
+      map[r] = uint8_t(r);
    unsigned next = 0;
    for (unsigned r = 0; r < kFirstClauseTemp; r++) {
-      map[r] = uint8_t(r);
       if (pinned[r] || !used[r])
          continue;
-      while (pinned[next])
-         next++;
-      map[r] = uint8_t(next++);
+      /* A run needs as many consecutive free numbers; its own numbers
+       * qualify, so it never moves up. */
+      unsigned len = std::max<unsigned>(run[r], 1);
+      for (;;) {
+         unsigned k = 0;
+         while (k < len && !pinned[next + k])
+            k++;
+         if (k == len)
+            break;
+         next += k + 1;
+      }
+      for (unsigned k = 0; k < len; k++)
+         map[r + k] = uint8_t(next + k);
+      next += len;
+      r += len - 1;
    }
    auto rename = [&](uint8_t &r) {
       if (r < kFirstClauseTemp)
