@@ -113,17 +113,12 @@ Allocation identity_allocation(const RegionShader &sh)
     * the channel of their slot where they have one, so a fixed group can
     * keep its slot. */
    unsigned per_chan[4] = {};
-   std::vector<const Node *> stack{sh.root};
-   while (!stack.empty()) {
-      const Node *n = stack.back();
-      stack.pop_back();
-      for (const Node *c : n->children)
-         stack.push_back(c);
+   for_each_node(sh.root, [&](const Node *n) {
       if (n->kind != NodeKind::Alu || n->dst.empty())
-         continue;
+         return;
       const Value &d = n->dst[0];
       if (d.kind != ValueKind::Var || sh.vars[d.var].kind != VarKind::Temp)
-         continue;
+         return;
       unsigned chan = n->alu && n->alu->slot < 4 ? n->alu->slot : 0;
       if (!n->alu || n->alu->slot >= 4)
          for (unsigned c = 1; c < 4; c++)
@@ -132,7 +127,7 @@ Allocation identity_allocation(const RegionShader &sh)
       const unsigned gpr = unsigned(top + 1) + per_chan[chan]++;
       a.reg[sh.value_id(d)] = RegAssign{int16_t(gpr), uint8_t(chan)};
       num = std::max(num, gpr + 1);
-   }
+   });
    a.num_gprs = num;
    return a;
 }

@@ -748,19 +748,14 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
        * temporaries or compact them away (not past a burst), so a burst
        * stays below the highest of them. */
       unsigned used = 0;
-      std::vector<const Node *> stack{sh.root};
-      while (!stack.empty()) {
-         const Node *n = stack.back();
-         stack.pop_back();
-         for (const Node *c : n->children)
-            stack.push_back(c);
+      for_each_node(sh.root, [&](const Node *n) {
          if (n->kind != NodeKind::Cf || !n->cf || cf_op_info(n->cf->op).enc != CfEncoding::Export)
-            continue;
+            return;
          for (const Value &v : n->src)
             if (v.kind == ValueKind::Var && ra_value_allocatable(sh, v) &&
                 ctx.allocatable[sh.value_id(v)])
                used = std::max(used, unsigned(col.gpr[col.root[sh.value_id(v)]] + 1));
-      }
+      });
       std::vector<std::vector<unsigned>> groups_of(nv);
       for (size_t gi = 0; gi < ctx.vec_groups.size(); gi++)
          for (unsigned v : ctx.vec_groups[gi])

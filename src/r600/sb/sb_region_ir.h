@@ -122,6 +122,21 @@ struct Node {
    mutable uint32_t scratch = 0;
 };
 
+/* Calls fn on root and every node below it: each node before its
+ * children, the last child's subtree first (an explicit stack: trees of
+ * large shaders are too deep for recursion to be safe). */
+template <typename Fn> void for_each_node(const Node *root, Fn &&fn)
+{
+   std::vector<const Node *> stack{root};
+   while (!stack.empty()) {
+      const Node *n = stack.back();
+      stack.pop_back();
+      for (const Node *c : n->children)
+         stack.push_back(c);
+      fn(n);
+   }
+}
+
 /* An array that relative GPR addressing may reach: R<first>..R<first+count-1>. */
 struct RelArray {
    unsigned first = 0;
