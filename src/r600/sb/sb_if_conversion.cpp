@@ -799,8 +799,14 @@ struct Converter {
       /* The parser bounds nesting; this guards trees built by other passes. */
       if (depth > 256)
          return;
-      for (Node *c : n->children)
+      bool regions = false;
+      for (Node *c : n->children) {
          run(c, depth + 1);
+         regions |= c->kind == NodeKind::Region;
+      }
+      /* Only a region can convert; most lists (groups, clauses) hold none. */
+      if (!regions)
+         return;
       /* The children list is rebuilt in one pass rather than edited in
        * place: a block of many ifs in a row would otherwise move its tail
        * once per converted if. */
