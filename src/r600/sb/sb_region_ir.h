@@ -150,7 +150,6 @@ struct RegionShader {
    std::vector<Var> vars;
    std::vector<Node *> regions; /* by Region::id; a region a pass removed from the
                                  * tree stays here with no children, phis or departs */
-   std::vector<std::unique_ptr<Node>> pool;
    std::vector<std::unique_ptr<Node[]>> node_blocks; /* create(): kNodeBlock nodes per allocation */
    size_t node_block_used = 0;                         /* nodes taken from node_blocks.back() */
    /* The GPR arrays relative addressing may reach (from RegionParseOptions).
