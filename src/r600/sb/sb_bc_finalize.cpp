@@ -55,6 +55,19 @@ bool is_replicated_trans(AluOp op)
 
 } // namespace
 
+int operand_const_sel(const Value &v)
+{
+   if (v.kind == ValueKind::None)
+      return kSelMask;
+   if (v.kind == ValueKind::Literal && !v.neg && !v.abs) {
+      if (v.literal == 0)
+         return kSel0;
+      if (v.literal == 0x3f800000)
+         return kSel1;
+   }
+   return -1;
+}
+
 bool alu_group_is_fixed(const Node *group)
 {
    /* Keep in sync with RA (sb_ra.h): values defined in a fixed group keep
@@ -257,7 +270,6 @@ class Finalizer {
    bool emit_fetch(const Node *n);
    bool emit_export(const Node *n);
    bool merge_burst(CfInstr &prev, const CfInstr &cur) const;
-   static int const_sel(const Value &v);
    bool emit_if(const Node *region);
    bool emit_loop(const Node *region);
    unsigned emit_cf(CfInstr c)
@@ -890,7 +902,7 @@ bool Finalizer::emit_fetch(const Node *n)
          /* ra_split: a TEX coordinate nothing wrote reads 0.0 (what the
           * unwritten register holds in the emulator), constants SEL_0/1. */
          if (si < f->src.size() && std::holds_alternative<TexInstr>(fi)) {
-            int c = const_sel(f->src[si]);
+            int c = operand_const_sel(f->src[si]);
             if (c >= 0) {
                sel = uint8_t(c == kSelMask ? kSel0 : c);
                si++;
@@ -1022,22 +1034,6 @@ bool Finalizer::emit_fetch(const Node *n)
    return true;
 }
 
-/* The selector of an export / TEX operand ra_split left without a register:
- * SEL_MASK for an unwritten channel, SEL_0 / SEL_1 for 0.0 / 1.0; -1 for
- * anything else. */
-int Finalizer::const_sel(const Value &v)
-{
-   if (v.kind == ValueKind::None)
-      return kSelMask;
-   if (v.kind == ValueKind::Literal && !v.neg && !v.abs) {
-      if (v.literal == 0)
-         return kSel0;
-      if (v.literal == 0x3f800000)
-         return kSel1;
-   }
-   return -1;
-}
-
 bool Finalizer::emit_export(const Node *n)
 {
    if (!flush(CfOp::ALU))
@@ -1052,7 +1048,7 @@ bool Finalizer::emit_export(const Node *n)
          if (e.swizzle[ch] >= 4)
             continue;
          if (e.burst_count == 1 && vi < n->src.size()) {
-            int c = const_sel(n->src[vi]);
+            int c = operand_const_sel(n->src[vi]);
             if (c >= 0) {
                swz[ch] = uint8_t(c);
                vi++;

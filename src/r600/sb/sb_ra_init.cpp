@@ -222,11 +222,8 @@ struct Colourer {
          if (vi >= n->src.size())
             return false;
          const Value &v = n->src[vi++];
-         if (v.kind == ValueKind::None) {
-            slots[ch].konst = kSelMask;
-         } else if (v.kind == ValueKind::Literal && !v.neg && !v.abs &&
-                    (v.literal == 0 || v.literal == 0x3f800000)) {
-            slots[ch].konst = v.literal ? kSel1 : kSel0;
+         if (const int sel = operand_const_sel(v); sel >= 0) {
+            slots[ch].konst = sel;
          } else if (v.kind == ValueKind::Var && ra_value_allocatable(sh, v) &&
                     ctx.allocatable[sh.value_id(v)] && gpr[root[sh.value_id(v)]] >= 0) {
             slots[ch].root = int(root[sh.value_id(v)]);

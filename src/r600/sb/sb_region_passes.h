@@ -119,6 +119,13 @@ Allocation identity_allocation(const RegionShader &sh);
  * Implemented in sb_bc_finalize.cpp. */
 bool alu_group_is_fixed(const Node *group);
 
+/* The select a fetch or export operand takes without a register:
+ * SEL_MASK for an unwritten channel (ValueKind::None), SEL_0 / SEL_1 for a
+ * plain 0.0 / 1.0 literal; -1 when it needs one.  Shared by ra_init (burst
+ * layouts) and bc_finalize (the swizzles it emits).  Implemented in
+ * sb_bc_finalize.cpp. */
+int operand_const_sel(const Value &v);
+
 /* Tree + allocation -> a Program: regions back into ALU_PUSH_BEFORE/JUMP/
  * ELSE/POP (ALU_POP_AFTER where it saves a CF) and LOOP_START_DX10/
  * LOOP_END/LOOP_BREAK/LOOP_CONTINUE, registers and fetch/export swizzles
