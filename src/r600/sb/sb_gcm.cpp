@@ -145,13 +145,6 @@ struct Gcm {
       return n;
    }
 
-   static bool is_fetch(const Node *c)
-   {
-      return c->kind == NodeKind::Cf && c->cf &&
-             cf_op_info(c->cf->op).enc != CfEncoding::Alu &&
-             (c->cf->op == CfOp::TEX || c->cf->op == CfOp::VTX || c->cf->op == CfOp::VTX_TC);
-   }
-
    static bool is_alu(const Node *c)
    {
       return c->kind == NodeKind::Cf && (!c->cf || cf_op_info(c->cf->op).enc == CfEncoding::Alu);
@@ -170,7 +163,8 @@ struct Gcm {
       unsigned total = 0;
       std::vector<Node *> &k = n->children;
       for (size_t b = 1; b + 2 < k.size(); b++) {
-         if (!is_fetch(k[b - 1]) || !is_alu(k[b]) || !is_fetch(k[b + 1]) || !is_alu(k[b + 2]))
+         if (!is_fetch_clause(k[b - 1]) || !is_alu(k[b]) || !is_fetch_clause(k[b + 1]) ||
+             !is_alu(k[b + 2]))
             continue;
          bool ok = true;
          std::vector<bool> defined(sh.num_values(), false);
@@ -212,7 +206,7 @@ struct Gcm {
          if (!ok)
             continue;
          unsigned run = 0; /* fetches F2 would join */
-         for (size_t i = b; i > 0 && is_fetch(k[i - 1]); i--)
+         for (size_t i = b; i > 0 && is_fetch_clause(k[i - 1]); i--)
             run += unsigned(k[i - 1]->children.size());
          if (run + k[b + 1]->children.size() > kMaxFetchRun)
             continue;

@@ -304,12 +304,6 @@ bool fetch_speculable(const FetchInstr &f)
    }
 }
 
-bool is_fetch_clause(const Node *cf)
-{
-   return cf->kind == NodeKind::Cf && cf->cf &&
-          (cf->cf->op == CfOp::TEX || cf->cf->op == CfOp::VTX || cf->cf->op == CfOp::VTX_TC);
-}
-
 struct SideCost {
    unsigned alu = 0;
    unsigned fetches = 0;

@@ -122,6 +122,13 @@ struct Node {
    mutable uint32_t scratch = 0;
 };
 
+/* A TEX, VTX or VTX_TC clause. */
+inline bool is_fetch_clause(const Node *n)
+{
+   return n->kind == NodeKind::Cf && n->cf &&
+          (n->cf->op == CfOp::TEX || n->cf->op == CfOp::VTX || n->cf->op == CfOp::VTX_TC);
+}
+
 /* Calls fn on root and every node below it: each node before its
  * children, the last child's subtree first (an explicit stack: trees of
  * large shaders are too deep for recursion to be safe). */
