@@ -41,6 +41,10 @@ constexpr unsigned kMaxFetchRun = 3;
 struct Gcm {
    RegionShader &sh;
    std::vector<bool> in_phi; /* value feeds a phi or loop_phi */
+   /* Values defined inside the code being moved past: scratch, all false
+    * between uses (set_defs clears what it set), so no pass over every
+    * value per loop or per candidate clause. */
+   std::vector<bool> defined;
    unsigned moved = 0;
 
    bool var_ok(const Value &v) const
@@ -49,14 +53,15 @@ struct Gcm {
              v.version <= sh.version_count[v.var];
    }
 
-   void defs_in(const Node *n, std::vector<bool> &defined) const
+   /* Marks (or, with false, unmarks) in `defined` what n defines. */
+   void set_defs(const Node *n, bool value)
    {
       auto mark = [&](const Value &v) {
          if (var_ok(v))
-            defined[sh.value_id(v)] = true;
+            defined[sh.value_id(v)] = value;
          for (const Value &d : v.maydef)
             if (var_ok(d))
-               defined[sh.value_id(d)] = true;
+               defined[sh.value_id(d)] = value;
       };
       for (const Value &d : n->dst)
          mark(d);
@@ -67,10 +72,10 @@ struct Gcm {
          for (const Value &d : p->dst)
             mark(d);
       for (const Node *c : n->children)
-         defs_in(c, defined);
+         set_defs(c, value);
    }
 
-   bool movable(const Node *a, const std::vector<bool> &defined) const
+   bool movable(const Node *a) const
    {
       const AluInstr &in = *a->alu;
       const unsigned flags = alu_op_info(in.op).flags;
@@ -110,8 +115,7 @@ struct Gcm {
     * `pre`, a new clause; returns how many moved. */
    unsigned hoist(Node *loop, Node *body, Node *pre)
    {
-      std::vector<bool> defined(sh.num_values(), false);
-      defs_in(loop, defined);
+      set_defs(loop, true);
       unsigned n = 0;
       for (Node *cf : body->children) {
          if (cf->kind != NodeKind::Cf ||
@@ -122,7 +126,7 @@ struct Gcm {
                continue;
             for (size_t i = 0; i < g->children.size();) {
                Node *a = g->children[i];
-               if (a->kind != NodeKind::Alu || !a->alu || !movable(a, defined)) {
+               if (a->kind != NodeKind::Alu || !a->alu || !movable(a)) {
                   i++;
                   continue;
                }
@@ -142,6 +146,7 @@ struct Gcm {
             return g->kind == NodeKind::AluGroup && g->children.empty();
          });
       }
+      set_defs(loop, false); /* what moved out was unmarked as it went */
       return n;
    }
 
@@ -167,7 +172,6 @@ struct Gcm {
              !is_alu(k[b + 2]))
             continue;
          bool ok = true;
-         std::vector<bool> defined(sh.num_values(), false);
          for (const Node *g : k[b]->children) {
             if (g->kind != NodeKind::AluGroup) {
                ok = false;
@@ -185,7 +189,7 @@ struct Gcm {
          }
          if (!ok)
             continue;
-         defs_in(k[b], defined);
+         set_defs(k[b], true);
          /* Nor may B read an older version of a register F2 writes: the
           * entry values and array elements keep their registers, so their
           * lives must not reach past a new definition (sb_region_passes.h). */
@@ -197,6 +201,7 @@ struct Gcm {
                if (var_ok(d))
                   written.push_back(d.var);
          }
+         set_defs(k[b], false);
          for (const Node *g : k[b]->children)
             for (const Node *x : g->children)
                for (const Value &v : x->src)
@@ -248,7 +253,7 @@ bool gcm(RegionShader &sh, Diagnostics &diags)
 {
    (void)diags;
    sh.number_values();
-   Gcm g{sh, std::vector<bool>(sh.num_values(), false)};
+   Gcm g{sh, std::vector<bool>(sh.num_values(), false), std::vector<bool>(sh.num_values(), false)};
    for (const Node *r : sh.regions) {
       for (const std::vector<Node *> *list : {&r->phi, &r->loop_phi})
          for (const Node *p : *list)
