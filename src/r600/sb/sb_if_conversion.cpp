@@ -407,18 +407,26 @@ struct Converter {
       return !var_in_array(sh, d.var);
    }
 
+   /* Every operand of n may leave its branch. */
+   bool operands_movable(const Node *n) const
+   {
+      for (const Value &v : n->src)
+         if (!movable_src(v))
+            return no("side reads relative or clause-bound operands");
+      for (const Value &d : n->dst)
+         if (!movable_dst(d))
+            return no("side writes AR, predicate, exec mask, an array or relatively");
+      return true;
+   }
+
    /* A fetch clause whose fetches may all run speculatively. */
    bool fetch_clause_ok(const Node *cf, SideCost &cost) const
    {
       for (const Node *f : cf->children) {
          if (f->kind != NodeKind::Fetch || !f->fetch || !fetch_speculable(*f->fetch))
             return no("side has a fetch that cannot run speculatively");
-         for (const Value &v : f->src)
-            if (!movable_src(v))
-               return no("side reads relative or clause-bound operands");
-         for (const Value &d : f->dst)
-            if (!movable_dst(d))
-               return no("side writes AR, predicate, exec mask, an array or relatively");
+         if (!operands_movable(f))
+            return false;
          cost.fetches++;
       }
       return true;
@@ -465,12 +473,8 @@ struct Converter {
                   return no("side has a predicated write");
                if (has_side_effect(in.op) || in.update_exec_mask || in.update_pred)
                   return no("side has an instruction with effects");
-               for (const Value &s : a->src)
-                  if (!movable_src(s))
-                     return no("side reads relative or clause-bound operands");
-               for (const Value &d : a->dst)
-                  if (!movable_dst(d))
-                     return no("side writes AR, predicate, exec mask, an array or relatively");
+               if (!operands_movable(a))
+                  return false;
                cost.alu++;
                if (is_plain_copy(a))
                   cost.copies++;
