@@ -583,7 +583,7 @@ std::optional<std::vector<uint32_t>> Encoder::run()
          where_.cf_name = info.name;
          where_.fetch = int(k);
          bool vtx = std::holds_alternative<VtxInstr>(f);
-         FetchOp op = vtx ? std::get<VtxInstr>(f).op : std::get<TexInstr>(f).op;
+         FetchOp op = fetch_op(f);
          if (fetch_opcode(chip_, op) < 0) {
             error(std::string(fetch_op_name(op)) + " not available on " +
                   std::string(chip_class_name(chip_)));

@@ -189,6 +189,30 @@ unsigned group_literals_needed(const AluGroup &g)
    return n;
 }
 
+FetchRegs fetch_regs(const FetchInstr &f)
+{
+   FetchRegs r;
+   const std::array<uint8_t, 4> *dst_sel;
+   if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
+      r.src_gpr = t->src_gpr, r.dst_gpr = t->dst_gpr;
+      r.src_rel = t->src_rel, r.dst_rel = t->dst_rel;
+      for (uint8_t s : t->src_sel)
+         if (s <= kSelW)
+            r.reads |= 1u << s;
+      dst_sel = &t->dst_sel;
+   } else {
+      const VtxInstr &v = std::get<VtxInstr>(f);
+      r.src_gpr = v.src_gpr, r.dst_gpr = v.dst_gpr;
+      r.src_rel = v.src_rel, r.dst_rel = v.dst_rel;
+      r.reads = 1u << (v.src_sel_x & 3);
+      dst_sel = &v.dst_sel;
+   }
+   for (unsigned c = 0; c < 4; c++)
+      if ((*dst_sel)[c] != kSelMask)
+         r.writes |= 1u << c;
+   return r;
+}
+
 unsigned alu_clause_dwords(const std::vector<AluGroup> &groups)
 {
    unsigned n = 0;

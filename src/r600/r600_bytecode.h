@@ -173,6 +173,11 @@ struct VtxInstr {
 
 using FetchInstr = std::variant<TexInstr, VtxInstr>;
 
+inline FetchOp fetch_op(const FetchInstr &f)
+{
+   return std::holds_alternative<TexInstr>(f) ? std::get<TexInstr>(f).op : std::get<VtxInstr>(f).op;
+}
+
 /* CF_ALLOC_EXPORT fields (EXPORT*, MEM_*). */
 struct ExportInfo {
    uint8_t type = 0; /* EXPORT: 0 pixel, 1 pos, 2 param; MEM: write/write_ind/... */
@@ -278,6 +283,18 @@ inline unsigned cf_slots(const CfInstr &cf) { return cf.alu_ext ? 2 : 1; }
 unsigned group_literals_needed(const AluGroup &g);
 /* Dwords of an ALU clause body (instructions and padded literals). */
 unsigned alu_clause_dwords(const std::vector<AluGroup> &groups);
+
+/* The registers a fetch names: the GPR its address comes from with the
+ * channels its source selects read, and its destination GPR with the
+ * channels it writes (every dst_sel but SEL_MASK: SEL_0/SEL_1 write a
+ * constant).  As encoded: ops that write no GPR (gradients, SEMFETCH) are
+ * the caller's to tell apart. */
+struct FetchRegs {
+   unsigned src_gpr = 0, dst_gpr = 0;
+   bool src_rel = false, dst_rel = false;
+   unsigned reads = 0, writes = 0; /* channel masks */
+};
+FetchRegs fetch_regs(const FetchInstr &f);
 
 std::string_view alu_op_name(AluOp op);
 std::string_view fetch_op_name(FetchOp op);

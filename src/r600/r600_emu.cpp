@@ -159,8 +159,7 @@ static Decoded decode(const Program &prog)
          for (const AluInstr &in : g.instrs)
             bad = bad || unsigned(in.op) >= kNumAluOps;
       for (const FetchInstr &f : cf.fetches) {
-         FetchOp op = std::holds_alternative<TexInstr>(f) ? std::get<TexInstr>(f).op
-                                                         : std::get<VtxInstr>(f).op;
+         FetchOp op = fetch_op(f);
          bad = bad || unsigned(op) >= kNumFetchOps;
       }
       if (bad) {

@@ -340,32 +340,14 @@ void Validator::check_fetch_clause(unsigned ci, const CfInstr &cf)
    int8_t writer[kNumGprs][4];       /* which fetch wrote it first */
    for (unsigned k = 0; k < cf.fetches.size(); k++) {
       const FetchInstr &f = cf.fetches[k];
-      unsigned src = 0, dst = 0, reads = 0, writes = 0;
-      bool rel = false;
-      const std::array<uint8_t, 4> *dst_sel = nullptr;
-      if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
-         src = t->src_gpr;
-         dst = t->dst_gpr;
-         rel = t->src_rel || t->dst_rel;
-         for (uint8_t sel : t->src_sel)
-            if (sel < 4)
-               reads |= 1u << sel;
-         if (t->op != FetchOp::SET_GRADIENTS_H && t->op != FetchOp::SET_GRADIENTS_V &&
-             t->op != FetchOp::SET_TEXTURE_OFFSETS)
-            dst_sel = &t->dst_sel;
-      } else {
-         const VtxInstr &v = std::get<VtxInstr>(f);
-         src = v.src_gpr;
-         dst = v.dst_gpr;
-         rel = v.src_rel || v.dst_rel;
-         reads = 1u << (v.src_sel_x & 3);
-         if (v.op != FetchOp::SEMFETCH)
-            dst_sel = &v.dst_sel;
-      }
-      if (dst_sel)
-         for (unsigned c = 0; c < 4; c++)
-            if ((*dst_sel)[c] < 4)
-               writes |= 1u << c;
+      const FetchRegs regs = fetch_regs(f);
+      const unsigned src = regs.src_gpr, dst = regs.dst_gpr, reads = regs.reads;
+      const bool rel = regs.src_rel || regs.dst_rel;
+      /* Gradient and offset setters and SEMFETCH write no GPR. */
+      const FetchOp op = fetch_op(f);
+      const bool no_gpr = op == FetchOp::SET_GRADIENTS_H || op == FetchOp::SET_GRADIENTS_V ||
+                          op == FetchOp::SET_TEXTURE_OFFSETS || op == FetchOp::SEMFETCH;
+      const unsigned writes = no_gpr ? 0 : regs.writes;
       if (rel)
          continue; /* the emulator checks relative ranges at run time */
       if (src < kNumGprs && (reads & written[src])) {
@@ -423,8 +405,7 @@ bool Validator::run()
          for (const AluInstr &in : g.instrs)
             bad = bad || unsigned(in.op) >= kNumAluOps;
       for (const FetchInstr &f : cf.fetches) {
-         FetchOp op = std::holds_alternative<TexInstr>(f) ? std::get<TexInstr>(f).op
-                                                         : std::get<VtxInstr>(f).op;
+         FetchOp op = fetch_op(f);
          bad = bad || unsigned(op) >= kNumFetchOps;
       }
       if (bad) {

@@ -240,6 +240,12 @@ TEST(R600Validate, FetchAddressWrittenEarlierInTheClause)
    tex.fetches = {a, b};
    EXPECT_EQ(check(ChipClass::Evergreen, {tex}),
              "CF 0: fetch 1 reads its address from R1.z, which fetch 0 of the same clause writes\n");
+   /* A constant destination select (SEL_0) writes its channel too. */
+   a.dst_sel = {kSel0, kSelMask, kSelMask, kSelMask};
+   b.src_sel = {0, 1, 7, 7};
+   tex.fetches = {a, b};
+   EXPECT_EQ(check(ChipClass::Evergreen, {tex}),
+             "CF 0: fetch 1 reads its address from R1.x, which fetch 0 of the same clause writes\n");
    /* A fetch that writes nothing (all channels masked), one that reads no
     * register (constant coordinates), gradients, or the order swapped: legal. */
    a.dst_sel = {7, 7, 7, 7};

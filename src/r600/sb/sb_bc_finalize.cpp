@@ -973,30 +973,6 @@ bool Finalizer::emit_fetch(const Node *n)
     * ships: the validator checks the same rule) or writes a channel it
     * writes.  Fetches of a clause run in order, so a later fetch may
     * overwrite what an earlier one read.  One CF less, same results. */
-   auto regs = [](const FetchInstr &f, int &src, unsigned &reads, int &dst, unsigned &mask) {
-      const std::array<uint8_t, 4> &sel = std::holds_alternative<TexInstr>(f)
-                                              ? std::get<TexInstr>(f).dst_sel
-                                              : std::get<VtxInstr>(f).dst_sel;
-      mask = 0; /* channels written: all but SEL_MASK */
-      for (unsigned ch = 0; ch < 4; ch++)
-         if (sel[ch] != kSelMask)
-            mask |= 1u << ch;
-      reads = 0;
-      if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
-         src = t->src_gpr;
-         dst = t->dst_gpr;
-         for (uint8_t s : t->src_sel)
-            if (s < 4)
-               reads |= 1u << s;
-      } else {
-         const VtxInstr &v = std::get<VtxInstr>(f);
-         src = v.src_gpr;
-         dst = v.dst_gpr;
-         reads = 1u << (v.src_sel_x & 3);
-      }
-      if (!mask)
-         dst = -1;
-   };
    if (last_fetch_cf_ >= 0 && unsigned(last_fetch_cf_) + 1 == out_.cf.size()) {
       const CfInstr &prev = out_.cf.back();
       bool ok = prev.op == c.op && prev.valid_pixel_mode == c.valid_pixel_mode &&
@@ -1004,20 +980,16 @@ bool Finalizer::emit_fetch(const Node *n)
                 prev.fetches.size() + fetched.size() <= max_fetch;
       std::array<uint8_t, 128> written{}; /* GPR -> channels */
       for (const FetchInstr &f : prev.fetches) {
-         int sg, dg;
-         unsigned r, m;
-         regs(f, sg, r, dg, m);
-         if (dg >= 0 && dg < 128)
-            written[dg] |= uint8_t(m);
+         const FetchRegs r = fetch_regs(f);
+         if (r.dst_gpr < 128)
+            written[r.dst_gpr] |= uint8_t(r.writes);
       }
       for (const FetchInstr &f : fetched) {
-         int sg, dg;
-         unsigned r, m;
-         regs(f, sg, r, dg, m);
-         ok = ok && sg >= 0 && sg < 128 && !(written[sg] & r) &&
-              (dg < 0 || (dg < 128 && !(written[dg] & m)));
-         if (ok && dg >= 0)
-            written[dg] |= uint8_t(m);
+         const FetchRegs r = fetch_regs(f);
+         ok = ok && r.src_gpr < 128 && !(written[r.src_gpr] & r.reads) &&
+              (!r.writes || (r.dst_gpr < 128 && !(written[r.dst_gpr] & r.writes)));
+         if (ok && r.writes)
+            written[r.dst_gpr] |= uint8_t(r.writes);
       }
       if (ok) {
          c.fetches = prev.fetches;

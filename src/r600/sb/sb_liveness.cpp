@@ -61,24 +61,15 @@ void alu_transfer(const CfNode &c, LiveSet &live)
 void fetch_transfer(const CfInstr &cf, LiveSet &live)
 {
    for (size_t i = cf.fetches.size(); i-- > 0;) {
-      unsigned src = 0, dst = 0;
-      bool src_rel = false, dst_rel = false;
-      std::array<uint8_t, 4> sel{};
-      if (auto *t = std::get_if<TexInstr>(&cf.fetches[i])) {
-         src = t->src_gpr, dst = t->dst_gpr, src_rel = t->src_rel, dst_rel = t->dst_rel;
-         sel = t->dst_sel;
-      } else if (auto *v = std::get_if<VtxInstr>(&cf.fetches[i])) {
-         src = v->src_gpr, dst = v->dst_gpr, src_rel = v->src_rel, dst_rel = v->dst_rel;
-         sel = v->dst_sel;
-      }
-      if (!dst_rel)
+      const FetchRegs r = fetch_regs(cf.fetches[i]);
+      if (!r.dst_rel)
          for (unsigned c = 0; c < 4; c++)
-            if (sel[c] != kSelMask)
-               set_reg(live, dst, c, false);
-      if (src_rel)
+            if (r.writes & (1u << c))
+               set_reg(live, r.dst_gpr, c, false);
+      if (r.src_rel)
          live.set();
       else
-         read_all_chans(live, src);
+         read_all_chans(live, r.src_gpr);
    }
 }
 

@@ -114,8 +114,7 @@ struct Dumper {
          return;
       case NodeKind::Fetch: {
          const FetchInstr &f = *n->fetch;
-         FetchOp op = std::holds_alternative<TexInstr>(f) ? std::get<TexInstr>(f).op
-                                                          : std::get<VtxInstr>(f).op;
+         FetchOp op = fetch_op(f);
          line(depth, instr_text(std::string(fetch_op_name(op)), n));
          return;
       }
