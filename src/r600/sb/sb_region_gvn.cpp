@@ -278,13 +278,37 @@ const Rule kRules[] = {
    {AluOp::MIN_UINT, {A, A}, AluOp::MOV, {oA}},
 };
 
-bool match_rule(const Rule &r, const std::vector<Value> &src, unsigned nsrc,
+/* The rules of each op, in table order: simplify tries only those instead
+ * of scanning the whole table for every instruction and step. */
+struct RulesByOp {
+   std::vector<uint8_t> first, count; /* by op: a range of `order` */
+   std::vector<uint8_t> order;        /* rule indices grouped by op */
+
+   RulesByOp() : first(kNumAluOps), count(kNumAluOps)
+   {
+      constexpr size_t n = sizeof(kRules) / sizeof(kRules[0]);
+      static_assert(n < 256);
+      for (unsigned o = 0; o < kNumAluOps; o++) {
+         first[o] = uint8_t(order.size());
+         for (size_t i = 0; i < n; i++)
+            if (unsigned(kRules[i].op) == o)
+               order.push_back(uint8_t(i));
+         count[o] = uint8_t(order.size() - first[o]);
+      }
+   }
+};
+
+/* Matches r against the instruction's operands, with the first two
+ * swapped when `swap` (commutative ops): an index mapping rather than a
+ * swapped copy of the operand vector, which cost two allocations per rule
+ * tried.  The replacement's operands go to `out` (reused scratch). */
+bool match_rule(const Rule &r, const std::vector<Value> &src, unsigned nsrc, bool swap,
                 std::vector<Value> &out)
 {
    const Value *cap[3] = {};
    for (unsigned i = 0; i < nsrc; i++) {
       const Pat &p = r.in[i];
-      const Value &v = src[i];
+      const Value &v = src[swap && i < 2 ? 1 - i : i];
       if (p.kind == 'f' || p.kind == 'i') {
          auto b = const_bits(v);
          if (!b)
@@ -312,9 +336,8 @@ bool match_rule(const Rule &r, const std::vector<Value> &src, unsigned nsrc,
       const Value *c = cap[o.kind - 'a'];
       if (!c)
          return false;
-      Value v = *c;
-      v.neg ^= o.neg;
-      out.push_back(v);
+      out.push_back(*c);
+      out.back().neg ^= o.neg;
    }
    return true;
 }
@@ -366,7 +389,11 @@ struct ValueKeyHash {
 struct Gvn {
    RegionShader &sh;
    /* By value_id: what uses of a MOV result read instead. */
-   std::vector<std::optional<Value>> copy;
+   /* An index into `copies`, -1 for none: a flat table of 4-byte entries
+    * instead of an optional<Value> (~100 bytes) per value to construct and
+    * destroy. */
+   std::vector<int32_t> copy;
+   std::vector<Value> copies;
    std::unordered_map<ValueKey, Value, ValueKeyHash> table;
    std::vector<ValueKey> scope_keys;
    std::vector<size_t> scope_marks;
@@ -374,6 +401,13 @@ struct Gvn {
    std::map<std::vector<OperandKey>, Value> dot_table;
    std::vector<std::vector<OperandKey>> dot_scope_keys;
    std::vector<size_t> dot_scope_marks;
+   /* Scratch reused across groups and instructions (no allocation each):
+    * a group's new table entries (its dst values stay put until the group
+    * is done), a rule's replacement operands. */
+   std::vector<std::pair<ValueKey, const Value *>> pending;
+   std::vector<Value> rule_out;
+
+   explicit Gvn(RegionShader &s) : sh(s) {}
 
    bool extendable(const Value &v) const
    {
@@ -416,14 +450,28 @@ struct Gvn {
       return v;
    }
 
-   const std::optional<Value> *lookup_copy(const Value &v) const
+   const Value *lookup_copy(const Value &v) const
    {
       if (v.kind != ValueKind::Var)
          return nullptr;
       unsigned id = sh.value_id(v);
-      if (id >= copy.size() || !copy[id])
+      if (id >= copy.size() || copy[id] < 0)
          return nullptr;
-      return &copy[id];
+      return &copies[copy[id]];
+   }
+
+   /* Uses of `dst` (a Var value) read `src` from now on. */
+   void record_copy(const Value &dst, Value &&src)
+   {
+      unsigned id = sh.value_id(dst);
+      if (id >= copy.size())
+         return;
+      if (copy[id] < 0) {
+         copy[id] = int32_t(copies.size());
+         copies.push_back(std::move(src));
+      } else {
+         copies[copy[id]] = std::move(src);
+      }
    }
 
    /* What a use with modifiers (neg, abs) of a copy of `s` reads. */
@@ -502,10 +550,10 @@ struct Gvn {
       for (unsigned i = 0; i < nsrc && i < a->src.size(); i++) {
          /* Chains resolve in one step: a copy's source was itself rewritten
           * before the copy was recorded. */
-         const std::optional<Value> *c = lookup_copy(a->src[i]);
+         const Value *c = lookup_copy(a->src[i]);
          if (!c)
             continue;
-         Value nv = compose(**c, a->src[i].neg, a->src[i].abs);
+         Value nv = compose(*c, a->src[i].neg, a->src[i].abs);
          if (op3 && nv.abs)
             continue;
          /* bc_finalize keeps these groups whole: a different register or
@@ -534,10 +582,10 @@ struct Gvn {
    void rewrite_plain_operands(Node *n)
    {
       for (Value &v : n->src) {
-         const std::optional<Value> *c = lookup_copy(v);
+         const Value *c = lookup_copy(v);
          if (!c || v.neg || v.abs)
             continue;
-         const Value &s = **c;
+         const Value &s = *c;
          if (s.kind != ValueKind::Var || s.neg || s.abs)
             continue;
          v.var = s.var;
@@ -545,7 +593,8 @@ struct Gvn {
       }
    }
 
-   void replace(Node *a, AluOp op, std::vector<Value> src, bool keep_mods)
+   /* `src` must not point into a->src. */
+   void replace(Node *a, AluOp op, const Value *src, size_t n, bool keep_mods)
    {
       AluInstr *ni = sh.new_alu(op);
       *ni = *a->alu;
@@ -561,7 +610,13 @@ struct Gvn {
       for (unsigned k = alu_op_info(op).num_src; k < 3; k++)
          ni->src[k] = AluSrc{};
       a->alu = ni;
-      a->src = std::move(src);
+      /* assign: reuses the operand vector's storage. */
+      a->src.assign(src, src + n);
+   }
+
+   void replace(Node *a, AluOp op, const Value &src, bool keep_mods)
+   {
+      replace(a, op, &src, 1, keep_mods);
    }
 
    bool simple_instr(const Node *a) const
@@ -602,7 +657,7 @@ struct Gvn {
       if (all_const && !mods) {
          emu::SlotResult r;
          if (emu::alu_eval(sh.chip, op, k[0], k[1], k[2], r)) {
-            replace(a, AluOp::MOV, {constant(r.value)}, false);
+            replace(a, AluOp::MOV, constant(r.value), false);
             return true;
          }
       }
@@ -612,8 +667,8 @@ struct Gvn {
          auto cond = const_bits(a->src[0]);
          emu::SlotResult r;
          if (cond && (keep_mods || !mods) && emu::alu_eval(sh.chip, op, *cond, 0, 1, r)) {
-            Value pick = a->src[r.value == 0 ? 1 : 2];
-            replace(a, AluOp::MOV, {pick}, keep_mods);
+            const Value pick = a->src[r.value == 0 ? 1 : 2];
+            replace(a, AluOp::MOV, pick, keep_mods);
             return true;
          }
       }
@@ -621,16 +676,14 @@ struct Gvn {
       if (mods && !keep_mods)
          return false;
       const bool comm = commutative(sh.chip, op);
-      std::vector<Value> out;
-      for (const Rule &r : kRules) {
-         if (r.op != op)
-            continue;
-         bool hit = match_rule(r, a->src, nsrc, out);
-         if (!hit && comm) {
-            std::vector<Value> sw = a->src;
-            std::swap(sw[0], sw[1]);
-            hit = match_rule(r, sw, nsrc, out);
-         }
+      std::vector<Value> &out = rule_out;
+      static const RulesByOp by_op;
+      const unsigned first = by_op.first[unsigned(op)], count = by_op.count[unsigned(op)];
+      for (unsigned ri = first; ri < first + count; ri++) {
+         const Rule &r = kRules[by_op.order[ri]];
+         bool hit = match_rule(r, a->src, nsrc, false, out);
+         if (!hit && comm)
+            hit = match_rule(r, a->src, nsrc, true, out);
          if (!hit)
             continue;
          /* Abs cannot be encoded on op3 operands. */
@@ -640,7 +693,7 @@ struct Gvn {
                ok = ok && !v.abs;
          if (!ok)
             continue;
-         replace(a, r.to, out, keep_mods);
+         replace(a, r.to, out.data(), out.size(), keep_mods);
          return true;
       }
       return false;
@@ -759,7 +812,7 @@ struct Gvn {
       if (auto it = dot_table.find(*key); it != dot_table.end()) {
          /* The key holds the written slot's clamp/omod: the earlier
           * result has them applied already. */
-         replace(written, AluOp::MOV, {it->second}, false);
+         replace(written, AluOp::MOV, it->second, false);
          g->children = {written};
          return true;
       }
@@ -777,15 +830,12 @@ struct Gvn {
             rewrite_alu_operands(g, a, fixed, kept_whole);
       if (fixed && number_dot(g)) {
          /* Now a plain copy: recorded as one below. */
-         if (auto c = copy_source(g->children[0])) {
-            unsigned id = sh.value_id(g->children[0]->dst[0]);
-            if (id < copy.size())
-               copy[id] = *c;
-         }
+         if (auto c = copy_source(g->children[0]))
+            record_copy(g->children[0]->dst[0], std::move(*c));
          return;
       }
 
-      std::vector<std::pair<ValueKey, Value>> pending;
+      pending.clear();
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu || fixed || !simple_instr(a))
             continue;
@@ -798,27 +848,24 @@ struct Gvn {
             continue;
          auto it = table.find(*key);
          if (it != table.end()) {
-            replace(a, AluOp::MOV, {it->second}, false);
+            replace(a, AluOp::MOV, it->second, false);
             continue;
          }
          /* Array elements keep their register; their values must not be
           * read elsewhere in place of a recomputation. */
          const Value &d = a->dst[0];
          if (!var_in_array(sh, d.var))
-            pending.emplace_back(*key, d);
+            pending.emplace_back(*key, &d);
       }
       for (auto &[key, v] : pending) {
-         if (table.emplace(key, v).second)
+         if (table.emplace(key, *v).second)
             scope_keys.push_back(key);
       }
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
             continue;
-         if (auto s = copy_source(a)) {
-            unsigned id = sh.value_id(a->dst[0]);
-            if (id < copy.size())
-               copy[id] = *s;
-         }
+         if (auto s = copy_source(a))
+            record_copy(a->dst[0], std::move(*s));
       }
    }
 
@@ -889,8 +936,8 @@ bool gvn(RegionShader &sh, Diagnostics &diags)
 {
    if (!check_numbered(sh, "gvn", diags))
       return false;
-   Gvn g{sh, {}, {}, {}, {}, {}, {}, {}};
-   g.copy.resize(sh.num_values());
+   Gvn g(sh);
+   g.copy.assign(sh.num_values(), -1);
    g.walk(sh.root);
    return true;
 }
