@@ -167,10 +167,20 @@ struct PGroup {
 };
 
 using Line = std::pair<unsigned, unsigned>; /* (bank, constant / 16) */
+/* Sorted, no duplicates: a clause locks at most 4 x 2 lines, so a small
+ * vector (copied and merged per group) beats a std::set's node allocations. */
+using LineSet = std::vector<Line>;
+
+void insert_line(LineSet &set, Line l)
+{
+   auto it = std::lower_bound(set.begin(), set.end(), l);
+   if (it == set.end() || *it != l)
+      set.insert(it, l);
+}
 
 /* Locks covering the lines: adjacent lines of a bank share a 32-constant
  * lock.  False when more than max_sets locks are needed. */
-bool plan_locks(const std::set<Line> &lines, unsigned max_sets, std::array<KCacheLock, 4> *out)
+bool plan_locks(const LineSet &lines, unsigned max_sets, std::array<KCacheLock, 4> *out)
 {
    std::array<KCacheLock, 4> locks{};
    unsigned n = 0;
@@ -288,7 +298,14 @@ class Finalizer {
    std::map<unsigned, const Node *> psi_of_temp_; /* value_id of psi src[1] -> psi */
 
    std::vector<PGroup> pending_;
-   std::set<Line> pending_lines_;
+   LineSet pending_lines_;
+   unsigned pending_slots_ = 0; /* group_slots summed over pending_ */
+   /* Scratch reused across groups (no allocation per group once grown). */
+   LineSet lines_scratch_;
+   std::vector<AluInstr> probe_;
+   std::vector<PGroup> singles_;
+   std::vector<uint8_t> before_, done_;
+   std::vector<size_t> order_;
    const CfInstr *pending_src_ = nullptr;
    bool pending_eop_ = false;
    /* A clause split the source did not have loses AR and the predicate. */
@@ -392,7 +409,7 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
          g.sets_exec = true;
       }
 
-   const Value none;
+   static const Value none; /* a constant, not one Value built per instruction */
    const Value &d = a->dst.empty() ? none : a->dst[0];
    const bool r600_mova = (info.flags & AF_MOVA) && !is_eg_or_later(chip_);
    if (r600_mova) {
@@ -463,6 +480,7 @@ bool Finalizer::emit_group(const Node *gn)
       return true;
    if (alu_group_is_fixed(gn)) {
       PGroup g;
+      g.instrs.reserve(gn->children.size());
       for (const Node *a : gn->children) {
          AluInstr in;
          if (!build_instr(a, true, g, in))
@@ -477,6 +495,7 @@ bool Finalizer::emit_group(const Node *gn)
          return g.instrs[x].slot < g.instrs[y].slot;
       });
       std::vector<AluInstr> sorted;
+      sorted.reserve(order.size());
       for (unsigned i = 0; i < order.size(); i++) {
          pos[order[i]] = i;
          sorted.push_back(g.instrs[order[i]]);
@@ -501,14 +520,15 @@ bool Finalizer::emit_group(const Node *gn)
 
    /* One instruction per group, reads of the original group before the
     * writes that would overwrite them. */
-   std::vector<PGroup> singles;
+   std::vector<PGroup> &singles = singles_;
+   singles.clear();
+   singles.reserve(gn->children.size());
    for (const Node *a : gn->children) {
-      PGroup g;
+      PGroup &g = singles.emplace_back();
       AluInstr in;
       if (!build_instr(a, false, g, in))
          return false;
       g.instrs.push_back(in);
-      singles.push_back(std::move(g));
    }
    const size_t n = singles.size();
    auto reads = [&](const AluInstr &in, unsigned gpr, unsigned chan) {
@@ -517,7 +537,9 @@ bool Finalizer::emit_group(const Node *gn)
             return true;
       return false;
    };
-   std::vector<std::vector<bool>> before(n, std::vector<bool>(n, false));
+   /* before[r * n + w]: r reads what w overwrites (flat, reused). */
+   std::vector<uint8_t> &before = before_;
+   before.assign(n * n, 0);
    for (size_t w = 0; w < n; w++) {
       const AluInstr &wi = singles[w].instrs[0];
       if (!wi.dst.write)
@@ -527,14 +549,16 @@ bool Finalizer::emit_group(const Node *gn)
             continue;
          const AluInstr &ri = singles[r].instrs[0];
          if (reads(ri, wi.dst.gpr, wi.dst.chan))
-            before[r][w] = true;
+            before[r * n + w] = 1;
          if (ri.dst.write && ri.dst.gpr == wi.dst.gpr && ri.dst.chan == wi.dst.chan)
             return fail("two instructions of one group write R" + std::to_string(wi.dst.gpr) +
                         "." + "xyzw"[wi.dst.chan & 3]);
       }
    }
-   std::vector<bool> done(n, false);
-   std::vector<size_t> order;
+   std::vector<uint8_t> &done = done_;
+   done.assign(n, 0);
+   std::vector<size_t> &order = order_;
+   order.clear();
    std::vector<PGroup> fixups, rest;
    unsigned deferred = 0;
    while (order.size() + rest.size() < n) {
@@ -544,7 +568,7 @@ bool Finalizer::emit_group(const Node *gn)
             continue;
          bool ready = true;
          for (size_t j = 0; j < n; j++)
-            if (!done[j] && before[j][i])
+            if (!done[j] && before[j * n + i])
                ready = false;
          if (ready)
             pick = i;
@@ -587,7 +611,7 @@ bool Finalizer::emit_group(const Node *gn)
       fixups.push_back(std::move(fix));
       wi.dst.gpr = uint8_t(scratch_gpr_ + deferred++);
       for (size_t r = 0; r < n; r++)
-         before[r][w] = false;
+         before[r * n + w] = 0;
    }
    for (size_t pick : order) {
       const AluInstr &in = singles[pick].instrs[0];
@@ -731,6 +755,7 @@ bool Finalizer::emit_whole(std::vector<PGroup> singles)
    std::sort(order.begin(), order.end(),
              [&](unsigned x, unsigned y) { return g.instrs[x].slot < g.instrs[y].slot; });
    std::vector<AluInstr> sorted;
+   sorted.reserve(order.size());
    for (unsigned i = 0; i < order.size(); i++) {
       pos[order[i]] = i;
       sorted.push_back(g.instrs[order[i]]);
@@ -750,22 +775,19 @@ bool Finalizer::add_group(PGroup g)
     * kcache operand is still a placeholder read of R0 here, which can only
     * overestimate them). */
    {
-      std::vector<AluInstr> probe = g.instrs;
+      std::vector<AluInstr> &probe = probe_;
+      probe.assign(g.instrs.begin(), g.instrs.end());
       if (!assign_bank_swizzles(chip_, probe)) {
          auto copies = port_copies(probe);
          g.port_slots = copies ? unsigned(copies->size()) : 0;
       }
    }
-   std::set<Line> lines = pending_lines_;
-   std::set<Line> own;
-   for (const KRef &k : g.krefs) {
-      lines.insert(Line{k.bank, k.cst / 16});
-      own.insert(Line{k.bank, k.cst / 16});
-   }
+   LineSet &lines = lines_scratch_;
+   lines = pending_lines_;
+   for (const KRef &k : g.krefs)
+      insert_line(lines, Line{k.bank, k.cst / 16});
    const unsigned max_sets = is_eg_or_later(chip_) ? 4 : 2;
-   unsigned slots = 0;
-   for (const PGroup &p : pending_)
-      slots += group_slots(p);
+   const unsigned slots = pending_slots_;
    if (!pending_.empty() &&
        (slots + group_slots(g) > 128 || !plan_locks(lines, max_sets, nullptr))) {
       /* The PRED_SET of an if must end the clause that pushes; a limit
@@ -776,7 +798,9 @@ bool Finalizer::add_group(PGroup g)
       if (!flush(CfOp::ALU))
          return false;
       ar_lost_ = pred_lost_ = true;
-      lines = own;
+      lines.clear();
+      for (const KRef &k : g.krefs)
+         insert_line(lines, Line{k.bank, k.cst / 16});
    }
    if (!plan_locks(lines, max_sets, nullptr))
       return fail("one group needs more kcache lines than the clause can lock");
@@ -788,7 +812,8 @@ bool Finalizer::add_group(PGroup g)
       return fail("predicate read in a clause split after the PRED_SET that set it");
    if (g.sets_pred)
       pred_lost_ = false;
-   pending_lines_ = std::move(lines);
+   std::swap(pending_lines_, lines);
+   pending_slots_ += group_slots(g);
    pending_.push_back(std::move(g));
    return true;
 }
@@ -853,6 +878,7 @@ bool Finalizer::flush(CfOp op)
    emit_cf(std::move(c));
    pending_.clear();
    pending_lines_.clear();
+   pending_slots_ = 0;
    pending_src_ = nullptr;
    pending_eop_ = false;
    return true;
