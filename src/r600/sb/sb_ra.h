@@ -69,15 +69,44 @@ struct RaCopy {
    unsigned cost = 1;         /* 1 + 10 * loop depth */
 };
 
+/* Neighbour lists of every value in one array (compressed rows): one
+ * allocation for the whole graph instead of one per value, and lists that
+ * sit next to each other in memory.  adj[v] is a range over v's list. */
+struct RaAdjacency {
+   std::vector<uint32_t> start; /* num_values + 1 offsets into list */
+   std::vector<unsigned> list;
+
+   struct Range {
+      const unsigned *b, *e;
+      const unsigned *begin() const { return b; }
+      const unsigned *end() const { return e; }
+      size_t size() const { return size_t(e - b); }
+      bool empty() const { return b == e; }
+   };
+   Range operator[](unsigned v) const
+   {
+      const unsigned *d = list.data();
+      return {d + start[v], d + start[v + 1]};
+   }
+   size_t size() const { return start.empty() ? 0 : start.size() - 1; }
+   /* Lists that are all empty. */
+   void clear(unsigned nv)
+   {
+      start.assign(size_t(nv) + 1, 0);
+      list.clear();
+   }
+};
+
 struct RaContext {
    unsigned num_values = 0;
    /* Values that get a register (Gpr/Temp variables that something defines
     * or reads); array values are precoloured and left out of the graph. */
    std::vector<bool> allocatable;
-   std::vector<std::vector<unsigned>> adj; /* interference, sorted */
+   RaAdjacency adj; /* interference, each list sorted */
    /* Results of one splittable VLIW group: distinct channels (bc_finalize
-    * may have to keep the group whole, one slot per channel). */
-   std::vector<std::vector<unsigned>> chan_excl;
+    * may have to keep the group whole, one slot per channel).  Lists in no
+    * particular order, duplicates possible: only membership counts. */
+   RaAdjacency chan_excl;
    std::vector<unsigned> def_order;        /* program point of the definition */
    std::vector<unsigned> loop_depth;
 

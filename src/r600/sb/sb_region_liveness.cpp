@@ -339,10 +339,23 @@ struct LiveWalk {
    std::vector<std::unique_ptr<LiveSet>> if_sets;
    std::vector<unsigned> defs_buf;
    unsigned if_depth = 0;
+   /* Pairs of results of one splittable group (both directions), made
+    * into ctx.chan_excl at the end. */
+   std::vector<std::pair<unsigned, unsigned>> excl_pairs;
+   /* ra_value_allocatable by variable: asked for every operand of every
+    * walk, and var_in_array scans the arrays each time. */
+   const std::vector<uint8_t> &var_alloc;
 
-   LiveWalk(const RegionShader &s, RaContext &c) : sh(s), ctx(c) {}
+   LiveWalk(const RegionShader &s, RaContext &c, const std::vector<uint8_t> &va)
+      : sh(s), ctx(c), var_alloc(va)
+   {
+   }
 
-   bool alloc(const Value &v) const { return ra_value_allocatable(sh, v); }
+   bool alloc(const Value &v) const
+   {
+      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < var_alloc.size() &&
+             var_alloc[size_t(v.var)];
+   }
 
    void edge(unsigned a, unsigned b)
    {
@@ -430,8 +443,8 @@ struct LiveWalk {
          for (size_t i = 0; i < defs.size(); i++)
             for (size_t k = i + 1; k < defs.size(); k++)
                if (defs[i] != defs[k]) {
-                  ctx.chan_excl[defs[i]].push_back(defs[k]);
-                  ctx.chan_excl[defs[k]].push_back(defs[i]);
+                  excl_pairs.push_back({defs[i], defs[k]});
+                  excl_pairs.push_back({defs[k], defs[i]});
                }
       define(defs.data(), defs.size(), live);
       for (const Node *a : g->children)
@@ -526,12 +539,14 @@ struct LiveWalk {
 struct Order {
    const RegionShader &sh;
    RaContext &ctx;
+   const std::vector<uint8_t> &var_alloc;
    unsigned point = 0;
    unsigned depth = 0;
 
    void def(const Value &v)
    {
-      if (!ra_value_allocatable(sh, v))
+      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= var_alloc.size() ||
+          !var_alloc[size_t(v.var)])
          return;
       unsigned id = sh.value_id(v);
       ctx.def_order[id] = point;
@@ -576,69 +591,108 @@ bool alu_is_plain_copy(const Node *a)
 
 namespace {
 
-void scan_copies(const RegionShader &sh, const Node *n, std::vector<unsigned> &copy_of)
+void scan_copies(const LiveWalk &w, const Node *n, std::vector<unsigned> &copy_of)
 {
-   if (n->kind == NodeKind::Alu && alu_is_plain_copy(n) && ra_value_allocatable(sh, n->dst[0]) &&
-       ra_value_allocatable(sh, n->src[0]))
-      copy_of[sh.value_id(n->dst[0])] = sh.value_id(n->src[0]);
+   if (n->kind == NodeKind::Alu && alu_is_plain_copy(n) && w.alloc(n->dst[0]) &&
+       w.alloc(n->src[0]))
+      copy_of[w.sh.value_id(n->dst[0])] = w.sh.value_id(n->src[0]);
    for (const Node *c : n->children)
-      scan_copies(sh, c, copy_of);
+      scan_copies(w, c, copy_of);
 }
 
 } // namespace
 
 /* Adjacency lists, each sorted and without duplicates, from the packed
- * edges: one LSD radix sort of the keys (linear; a comparison sort of a
- * million edges was the largest cost of ra_split; small graphs use
- * std::sort), then one scan.  Sorted by (low, high), the scan hands every
- * list first its lower neighbours in increasing order (as the `high` of
- * earlier rows) and then its higher ones (its own row), so it ends sorted. */
+ * (lower id, higher id) edges, duplicates allowed, in one flat array
+ * (compressed rows).  Linear: a counting sort of the keys by lower id
+ * (a comparison sort of a million edges was the largest cost of
+ * ra_split), then a transposition into each value's lower neighbours,
+ * which come out in increasing order and with their duplicates next to
+ * each other, then one more transposition for the higher neighbours, also
+ * in increasing order.  A list is its lower neighbours then its higher
+ * ones, so it ends sorted. */
 template <typename Key>
-static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
-                            std::vector<std::vector<unsigned>> &adj)
+static void build_adjacency(unsigned nv, unsigned shift, const std::vector<Key> &keys,
+                            RaAdjacency &adj)
 {
-   Key mask = (Key(1) << shift) - 1;
-   /* One counting sort by the lower id (stable), lists of lower
-    * neighbours in increasing order from it, then the higher ones from
-    * the lower lists walked in increasing id order. */
-   std::vector<unsigned> start(nv + 1, 0), deg(nv, 0);
+   const Key mask = (Key(1) << shift) - 1;
+   /* Rows by lower id (start), room for the lower lists with duplicates
+    * (lstart). */
+   std::vector<uint32_t> start(size_t(nv) + 1, 0), lstart(size_t(nv) + 1, 0);
    for (Key k : keys) {
       start[unsigned(k >> shift) + 1]++;
-      deg[unsigned(k & mask)]++;
+      lstart[unsigned(k & mask) + 1]++;
    }
-   for (unsigned v = 0; v < nv; v++)
+   for (unsigned v = 0; v < nv; v++) {
       start[v + 1] += start[v];
-   std::vector<unsigned> hi(keys.size());
+      lstart[v + 1] += lstart[v];
+   }
+   /* Scratch filled before it is read: not zeroed first. */
+   std::unique_ptr<unsigned[]> hi(new unsigned[keys.size()]);
    {
-      std::vector<unsigned> pos(start.begin(), start.end() - 1);
+      std::vector<uint32_t> pos(start.begin(), start.end() - 1);
       for (Key k : keys)
          hi[pos[unsigned(k >> shift)]++] = unsigned(k & mask);
    }
-   for (unsigned v = 0; v < nv; v++)
-      adj[v].reserve(deg[v] + (start[v + 1] - start[v]));
+   /* Lower neighbours of each value, deduplicated (nlow of them). */
+   std::unique_ptr<unsigned[]> low(new unsigned[keys.size()]);
+   std::vector<uint32_t> nlow(nv, 0);
    for (unsigned a = 0; a < nv; a++)
-      for (unsigned i = start[a]; i < start[a + 1]; i++) {
-         auto &l = adj[hi[i]];
-         if (l.empty() || l.back() != a)
-            l.push_back(a);
+      for (uint32_t i = start[a]; i < start[a + 1]; i++) {
+         const unsigned h = hi[i];
+         const uint32_t n = nlow[h];
+         if (n == 0 || low[lstart[h] + n - 1] != a) {
+            low[lstart[h] + n] = a;
+            nlow[h] = n + 1;
+         }
       }
-   std::vector<unsigned> nlow(nv);
+   /* Degrees: each lower neighbour a of v has v as a higher one. */
+   std::vector<uint32_t> deg(nlow);
    for (unsigned v = 0; v < nv; v++)
-      nlow[v] = unsigned(adj[v].size());
+      for (uint32_t i = 0; i < nlow[v]; i++)
+         deg[low[lstart[v] + i]]++;
+   adj.start.assign(size_t(nv) + 1, 0);
    for (unsigned v = 0; v < nv; v++)
-      for (unsigned i = 0; i < nlow[v]; i++)
-         adj[adj[v][i]].push_back(v);
+      adj.start[v + 1] = adj.start[v] + deg[v];
+   adj.list.resize(adj.start[nv]);
+   /* deg becomes the fill position of each list. */
+   for (unsigned v = 0; v < nv; v++) {
+      std::copy(low.get() + lstart[v], low.get() + lstart[v] + nlow[v],
+                adj.list.begin() + adj.start[v]);
+      deg[v] = adj.start[v] + nlow[v];
+   }
+   for (unsigned v = 0; v < nv; v++)
+      for (uint32_t i = 0; i < nlow[v]; i++)
+         adj.list[deg[low[lstart[v] + i]]++] = v;
+}
+
+/* chan_excl from its (value, other) pairs: one counting sort. */
+static void build_lists(unsigned nv, const std::vector<std::pair<unsigned, unsigned>> &pairs,
+                        RaAdjacency &out)
+{
+   out.start.assign(size_t(nv) + 1, 0);
+   for (const auto &p : pairs)
+      out.start[p.first + 1]++;
+   for (unsigned v = 0; v < nv; v++)
+      out.start[v + 1] += out.start[v];
+   out.list.resize(pairs.size());
+   std::vector<uint32_t> pos(out.start.begin(), out.start.end() - 1);
+   for (const auto &p : pairs)
+      out.list[pos[p.first]++] = p.second;
 }
 
 void ra_build_interference(const RegionShader &sh, RaContext &ctx)
 {
    unsigned nv = sh.num_values();
    ctx.num_values = nv;
-   ctx.adj.assign(nv, {});
-   ctx.chan_excl.assign(nv, {});
    ctx.def_order.assign(nv, 0);
    ctx.loop_depth.assign(nv, 0);
-   LiveWalk w{sh, ctx};
+   std::vector<uint8_t> var_alloc(sh.vars.size(), 0);
+   for (size_t v = 0; v < sh.vars.size(); v++) {
+      const VarKind k = sh.vars[v].kind;
+      var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !var_in_array(sh, int(v));
+   }
+   LiveWalk w{sh, ctx, var_alloc};
    w.exit_set.assign(sh.regions.size(), {});
    w.entry_set.assign(sh.regions.size(), {});
    while (w.key_shift < 32 && (uint64_t(1) << w.key_shift) < nv)
@@ -649,7 +703,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
       w.psi_old[p.first] = p.second;
    w.psi_any = !ctx.psi_pairs.empty();
    w.copy_of.assign(nv, kNoValue);
-   scan_copies(sh, sh.root, w.copy_of);
+   scan_copies(w, sh.root, w.copy_of);
    /* Entry sets only grow; nesting depth bounds the rounds, the cap only
     * guards against a bug turning into a hang (ra_split then refuses). */
    ctx.live_converged = false;
@@ -680,7 +734,8 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
       build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
    else
       build_adjacency(nv, w.key_shift, w.edges, ctx.adj);
-   Order o{sh, ctx};
+   build_lists(nv, w.excl_pairs, ctx.chan_excl);
+   Order o{sh, ctx, var_alloc};
    o.walk(sh.root);
 }
 
