@@ -164,6 +164,9 @@ struct PGroup {
    /* Slots flush() may add before the group: the copies port_copies makes
     * when no bank swizzle serves it. */
    unsigned port_slots = 0;
+   /* instrs already carry the bank swizzles flush() would assign: add_group's
+    * probe found them on these very instructions (no constants to place). */
+   bool swizzled = false;
 };
 
 using Line = std::pair<unsigned, unsigned>; /* (bank, constant / 16) */
@@ -780,6 +783,11 @@ bool Finalizer::add_group(PGroup g)
       if (!assign_bank_swizzles(chip_, probe)) {
          auto copies = port_copies(probe);
          g.port_slots = copies ? unsigned(copies->size()) : 0;
+      } else if (g.krefs.empty()) {
+         /* flush() changes only kcache selectors before assigning swizzles,
+          * and there are none: its search would give this same result. */
+         std::swap(g.instrs, probe);
+         g.swizzled = true;
       }
    }
    LineSet &lines = lines_scratch_;
@@ -857,7 +865,7 @@ bool Finalizer::flush(CfOp op)
          if (!placed)
             return fail("constant outside the clause's kcache locks");
       }
-      if (!assign_bank_swizzles(chip_, p.instrs)) {
+      if (!p.swizzled && !assign_bank_swizzles(chip_, p.instrs)) {
          if (auto copies = port_copies(p.instrs)) {
             for (AluGroup &cg : *copies)
                c.groups.push_back(std::move(cg));
