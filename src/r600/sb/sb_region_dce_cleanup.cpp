@@ -24,33 +24,39 @@ struct Sweeper {
              n->kind == NodeKind::Psi;
    }
 
+   /* Compacts the lists in place: a new vector per node and per phi list
+    * was most of the sweep's time. */
    void sweep(Node *n)
    {
-      std::vector<Node *> keep;
-      for (Node *c : n->children) {
+      std::vector<Node *> &ch = n->children;
+      size_t k = 0;
+      for (size_t i = 0; i < ch.size(); i++) {
+         Node *c = ch[i];
          if (is_instr(c) && !live(c)) {
             removed++;
             continue;
          }
-         sweep(c);
+         /* Leaves have nothing to sweep. */
+         if (!c->children.empty() || c->kind == NodeKind::Region)
+            sweep(c);
          if (c->kind == NodeKind::AluGroup && c->children.empty())
             continue;
          if (c->kind == NodeKind::Cf && !c->cf && c->children.empty())
             continue;
-         keep.push_back(c);
+         ch[k++] = c;
       }
-      n->children = std::move(keep);
+      ch.resize(k);
       if (n->kind == NodeKind::Region) {
          for (auto *list : {&n->phi, &n->loop_phi}) {
-            std::vector<Node *> k;
+            size_t kp = 0;
             for (Node *p : *list) {
                /* A phi lives when its result is read: the marker reached it. */
                if (live(p))
-                  k.push_back(p);
+                  (*list)[kp++] = p;
                else
                   removed++;
             }
-            *list = std::move(k);
+            list->resize(kp);
          }
       }
    }
