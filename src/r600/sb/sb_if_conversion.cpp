@@ -55,7 +55,6 @@
 #include <algorithm>
 #include <map>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <variant>
 
@@ -229,35 +228,60 @@ bool direct_condition(const Node *pred, AluOp &op, bool &then_first, Value &x)
    return true;
 }
 
-/* What an instruction computes, as fixed-width binary fields: equal keys,
- * equal results.  Empty for what must not be shared (no single SSA result,
- * predicated, relative or clause-bound operands).  Built for every
- * instruction of both sides of every converted if (nested sides again at
- * each level), so no number formatting. */
-std::string work_key(const Node *a)
+/* What an instruction computes, as fixed-width fields: equal keys, equal
+ * results.  Empty (n == 0) for what must not be shared (no single SSA
+ * result, predicated, relative or clause-bound operands).  Built for every
+ * instruction of the THEN side and the candidate ELSE instructions of
+ * every converted if (nested sides again at each level), so it is a flat
+ * array rather than a string: no allocation, no number formatting. */
+struct WorkKey {
+   /* ALU instructions have at most three operands. */
+   static constexpr unsigned kMaxSrc = 3;
+   static constexpr unsigned kHead = 3, kPerSrc = 8;
+   uint32_t w[kHead + kPerSrc * kMaxSrc];
+   unsigned n = 0; /* words used */
+
+   bool operator==(const WorkKey &o) const
+   {
+      return n == o.n && std::equal(w, w + n, o.w);
+   }
+};
+
+struct WorkKeyHash {
+   size_t operator()(const WorkKey &k) const
+   {
+      uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over the words */
+      for (unsigned i = 0; i < k.n; i++)
+         h = (h ^ k.w[i]) * 0x100000001b3ull;
+      return size_t(h ^ (h >> 32));
+   }
+};
+
+WorkKey work_key(const Node *a)
 {
+   WorkKey k;
    if (a->kind != NodeKind::Alu || !a->alu || a->dst.size() != 1 ||
-       a->dst[0].kind != ValueKind::Var || a->alu->pred_sel)
-      return {};
+       a->dst[0].kind != ValueKind::Var || a->alu->pred_sel ||
+       a->src.size() > WorkKey::kMaxSrc)
+      return k;
    const AluInstr &in = *a->alu;
-   std::string k;
-   k.reserve(12 + 32 * a->src.size());
-   auto put = [&k](uint32_t x) { k.append(reinterpret_cast<const char *>(&x), sizeof x); };
-   put(uint32_t(in.op));
-   put(uint32_t(in.dst.clamp));
-   put(uint32_t(in.dst.omod));
+   uint32_t *w = k.w;
+   *w++ = uint32_t(in.op);
+   *w++ = uint32_t(in.dst.clamp);
+   *w++ = uint32_t(in.dst.omod);
    for (const Value &v : a->src) {
       if (v.rel || (v.kind == ValueKind::KCache && !v.resolved))
-         return {};
-      put(uint32_t(v.kind));
-      put(uint32_t(v.var));
-      put(v.version);
-      put(v.bank);
-      put(v.index);
-      put(v.chan);
-      put(v.literal);
-      put(uint32_t(v.neg) | uint32_t(v.abs) << 1);
+         return k;
+      *w++ = uint32_t(v.kind);
+      *w++ = uint32_t(v.var);
+      *w++ = v.version;
+      *w++ = v.bank;
+      *w++ = v.index;
+      *w++ = v.chan;
+      *w++ = v.literal;
+      *w++ = uint32_t(v.neg) | uint32_t(v.abs) << 1;
    }
+   k.n = unsigned(w - k.w);
    return k;
 }
 
@@ -312,39 +336,47 @@ struct SideCost {
    unsigned clauses = 0;
 };
 
+/* What side_ok learns from one ALU group.  A group's instructions do not
+ * change once it sits on a side (a converted if moves the group whole into
+ * its clause; sharing renames Var operands to other Var values, which no
+ * check here looks at), so each group is checked once, not again at every
+ * nesting level whose side holds it. */
+struct GroupInfo {
+   const char *why = nullptr; /* the first reason the group cannot move */
+   unsigned alu = 0, copies = 0;
+   bool whole = false; /* alu_group_is_fixed with more than one instruction */
+};
+
 struct Converter {
+   Converter(RegionShader &shader, std::map<std::string, unsigned> *kept_why)
+      : sh(shader), kept(kept_why)
+   {
+   }
+
    RegionShader &sh;
+   /* The tables below are built by one walk over the tree (index()) when
+    * the first if gets as far as its PRED_SET, so shaders with nothing to
+    * convert do not pay for it.  An if that gets past its PRED_SET always
+    * converts, so the tree is then still as parsed (only operands renamed):
+    * no block is half rebuilt by run(). */
+   bool indexed = false;
    std::unordered_map<ValueKey, unsigned, ValueKeyHash> uses; /* of exec-mask and predicate values */
-   /* work_key of each instruction seen on a side, kept across levels: an
-    * outer if's sides hold the work of the inner ifs converted before it,
-    * so without this every level would rebuild the keys of all of it.
-    * Entries are dropped where a rename changes an operand. */
-   std::unordered_map<const Node *, std::string> keys;
    /* Every plain copy with its position in a preorder walk of the tree,
     * and each region's span of positions.  A region's sides hold exactly
     * the nodes of its span (inner converted ifs move their work into a
     * clause of the same span; the selects they make take the inner
     * region's position), so "a copy made on a side" is a lookup, not a
-    * walk over the nest.  Built when the first if gets that far, so
-    * shaders with nothing to convert do not pay for it.  An if that gets
-    * that far always converts, so the tree is still as parsed then (only
-    * operands renamed): no block is half rebuilt by run(). */
-   bool indexed = false;
+    * walk over the nest. */
    std::unordered_map<ValueKey, std::pair<const Node *, unsigned>, ValueKeyHash> copies;
    std::vector<std::pair<unsigned, unsigned>> span; /* by region id: [first, end) */
    unsigned order = 0;
    unsigned converted = 0;
    unsigned shared = 0; /* ELSE instructions THEN already computes */
+   /* GroupInfo of the groups checked so far; a group's Node::scratch is its
+    * index + 1 (run() clears scratch before any group below is checked). */
+   std::vector<GroupInfo> group_infos;
    std::map<std::string, unsigned> *kept = nullptr;
    mutable const char *why = nullptr;
-
-   const std::string &key_of(const Node *a)
-   {
-      auto [it, added] = keys.try_emplace(a);
-      if (added)
-         it->second = work_key(a);
-      return it->second;
-   }
 
    bool no(const char *reason) const
    {
@@ -352,6 +384,9 @@ struct Converter {
       return false;
    }
 
+   /* A relative operand's address (AR or the loop index) and the array
+    * elements it may read (GPRs) are never an exec mask or predicate
+    * (region_parse), so only the operand itself can be one. */
    void count_uses(const Value &v)
    {
       if (v.kind == ValueKind::Var) {
@@ -359,35 +394,22 @@ struct Converter {
          if (k == VarKind::ExecMask || k == VarKind::Pred)
             uses[{v.var, v.version}]++;
       }
-      if (v.rel)
-         count_uses(*v.rel);
-      for (const Value &u : v.mayuse)
-         count_uses(u);
    }
 
-   void collect(const Node *n)
-   {
-      for (const Value &s : n->src)
-         count_uses(s);
-      for (const Node *p : n->loop_phi)
-         collect(p);
-      for (const Node *c : n->children)
-         collect(c);
-      for (const Node *p : n->phi)
-         collect(p);
-   }
-
-   void index_copies(const Node *n)
+   /* uses, copies and span in one preorder walk. */
+   void index(const Node *n)
    {
       const unsigned pos = order++;
+      for (const Value &s : n->src)
+         count_uses(s);
       if (is_plain_copy(n) && n->dst[0].kind == ValueKind::Var)
          copies[{n->dst[0].var, n->dst[0].version}] = {n, pos};
       for (const Node *p : n->loop_phi)
-         index_copies(p);
+         index(p);
       for (const Node *c : n->children)
-         index_copies(c);
+         index(c);
       for (const Node *p : n->phi)
-         index_copies(p);
+         index(p);
       if (n->kind == NodeKind::Region) {
          if (span.size() <= n->id)
             span.resize(n->id + 1);
@@ -434,7 +456,7 @@ struct Converter {
 
    /* One side of the if: ALU clauses of effect-free instructions and
     * fetch clauses that may run speculatively (fetch_speculable). */
-   bool side_ok(const std::vector<Node *> &nodes, size_t first, SideCost &cost) const
+   bool side_ok(const std::vector<Node *> &nodes, size_t first, SideCost &cost)
    {
       /* Control flow first, so an if kept inside counts as nested control
        * flow rather than as its PRED_SET. */
@@ -462,26 +484,58 @@ struct Converter {
          }
          cost.clauses++;
          for (const Node *g : cf->children) {
-            if (g->kind != NodeKind::AluGroup)
-               return no("side has a psi or fetch");
+            const GroupInfo &gi = group_info(g);
+            if (gi.why)
+               return no(gi.why);
             cost.groups++;
-            for (const Node *a : g->children) {
-               if (a->kind != NodeKind::Alu || !a->alu)
-                  return no("side has a psi or fetch");
-               const AluInstr &in = *a->alu;
-               if (in.pred_sel != 0)
-                  return no("side has a predicated write");
-               if (has_side_effect(in.op) || in.update_exec_mask || in.update_pred)
-                  return no("side has an instruction with effects");
-               if (!operands_movable(a))
-                  return false;
-               cost.alu++;
-               if (is_plain_copy(a))
-                  cost.copies++;
-            }
+            cost.alu += gi.alu;
+            cost.copies += gi.copies;
          }
       }
       return true;
+   }
+
+   GroupInfo check_group(const Node *g) const
+   {
+      GroupInfo gi;
+      if (g->kind != NodeKind::AluGroup) {
+         gi.why = "side has a psi or fetch";
+         return gi;
+      }
+      for (const Node *a : g->children) {
+         if (a->kind != NodeKind::Alu || !a->alu) {
+            gi.why = "side has a psi or fetch";
+            return gi;
+         }
+         const AluInstr &in = *a->alu;
+         if (in.pred_sel != 0) {
+            gi.why = "side has a predicated write";
+            return gi;
+         }
+         if (has_side_effect(in.op) || in.update_exec_mask || in.update_pred) {
+            gi.why = "side has an instruction with effects";
+            return gi;
+         }
+         if (!operands_movable(a)) {
+            gi.why = why;
+            return gi;
+         }
+         gi.alu++;
+         if (is_plain_copy(a))
+            gi.copies++;
+      }
+      gi.whole = g->children.size() > 1 && alu_group_is_fixed(g);
+      return gi;
+   }
+
+   /* check_group, once per group. */
+   const GroupInfo &group_info(const Node *g)
+   {
+      if (!g->scratch) {
+         group_infos.push_back(check_group(g));
+         g->scratch = uint32_t(group_infos.size());
+      }
+      return group_infos[g->scratch - 1];
    }
 
    /* The PRED_SET in `cf` that defines the exec-mask value `cond`, with its
@@ -555,7 +609,7 @@ struct Converter {
       if (dep_then->kind != NodeKind::Depart || dep_then->target != r ||
           dep_then->dep_index != 0)
          return no("not an if region");
-      const Value cond = n_if->src[0];
+      const Value &cond = n_if->src[0];
       if (cond.kind != ValueKind::Var || sh.vars[cond.var].kind != VarKind::ExecMask ||
           cond.neg || cond.abs)
          return no("not an if region");
@@ -587,6 +641,10 @@ struct Converter {
       size_t pslot = 0;
       if (!find_pred_set(cfn, cond, pgroup, pslot))
          return no("condition is not a single PRED_SETcc");
+      if (!indexed) {
+         index(sh.root);
+         indexed = true;
+      }
       if (!pred_set_ok(pgroup->children[pslot]))
          return false; /* pred_set_ok said why */
 
@@ -594,7 +652,7 @@ struct Converter {
        * and ELSE) runs once: ELSE's instruction is left to dce and its
        * readers, and the phis, read THEN's result.  Only instructions of
        * groups that need not stay whole (a DOT4 keeps its slots). */
-      std::unordered_map<std::string_view, const Node *> then_work;
+      std::unordered_map<WorkKey, const Node *, WorkKeyHash> then_work;
       std::unordered_map<ValueKey, Value, ValueKeyHash> same_as;
       /* The ops THEN's work uses: an ELSE instruction with another op
        * cannot match, so its key is not needed.  In a chain of
@@ -604,9 +662,9 @@ struct Converter {
       if (else_cost.alu)
          for (const Node *cf : dep_then->children)
             for (const Node *g : cf->children)
-               if (g->children.size() == 1 || !alu_group_is_fixed(g))
+               if (g->kind == NodeKind::AluGroup && !group_info(g).whole)
                   for (const Node *a : g->children)
-                     if (const std::string &k = key_of(a); !k.empty()) {
+                     if (WorkKey k = work_key(a); k.n) {
                         then_work.emplace(k, a);
                         const size_t op = size_t(a->alu->op);
                         if (then_ops.size() <= op)
@@ -626,18 +684,16 @@ struct Converter {
       /* With no THEN work to match nothing is shared or renamed. */
       for (size_t i = 1; i < dep_else->children.size() && !then_work.empty(); i++)
          for (Node *g : dep_else->children[i]->children) {
-            const bool whole = (g->children.size() > 1 && alu_group_is_fixed(g)) ||
-                               !kShareSideWork;
+            if (g->kind != NodeKind::AluGroup)
+               continue; /* a fetch: its operands are not renamed */
+            const bool whole = group_info(g).whole || !kShareSideWork;
             for (Node *a : g->children) {
-               bool renamed = false;
                for (Value &v : a->src)
-                  renamed |= rename(v);
-               if (renamed)
-                  keys.erase(a);
+                  rename(v);
                if (whole || a->kind != NodeKind::Alu || !a->alu ||
                    size_t(a->alu->op) >= then_ops.size() || !then_ops[size_t(a->alu->op)])
                   continue;
-               if (const std::string &k = key_of(a); !k.empty())
+               if (WorkKey k = work_key(a); k.n)
                   if (auto it = then_work.find(k); it != then_work.end()) {
                      same_as[{a->dst[0].var, a->dst[0].version}] = it->second->dst[0];
                      shared++;
@@ -657,13 +713,9 @@ struct Converter {
        * inner levels included).  Elsewhere selects reading constants pack
        * worse than the copies did (at most four literals and two constant
        * pairs per group).  dce drops the copies no longer read. */
-      if (!indexed) {
-         index_copies(sh.root);
-         indexed = true;
-      }
       const auto [r_first, r_end] = r->id < span.size() ? span[r->id]
                                                         : std::pair<unsigned, unsigned>{0, 0};
-      auto through_copy = [&](const Value &v) -> Value {
+      auto through_copy = [&](const Value &v) -> const Value & {
          if (v.kind != ValueKind::Var)
             return v;
          auto it = copies.find({v.var, v.version});
@@ -676,15 +728,18 @@ struct Converter {
          const_copies += phi->src[0].kind == ValueKind::Var &&
                          through_copy(phi->src[0]).kind != ValueKind::Var;
       const bool constants = const_copies >= kMinConstCopies;
-      std::vector<std::pair<Value, Value>> sel_src; /* then, else */
+      /* then, else: operands of the phis or of copies on the sides, which
+       * stay in place until the selects are built. */
+      std::vector<std::pair<const Value *, const Value *>> sel_src;
+      sel_src.reserve(r->phi.size());
       for (const Node *phi : r->phi) {
-         Value then_v = through_copy(phi->src[0]);
-         Value else_v = through_copy(phi->src[1]);
-         if (!constants && then_v.kind != ValueKind::Var && else_v.kind == ValueKind::Var)
-            then_v = phi->src[0];
-         if (!constants && else_v.kind != ValueKind::Var && then_v.kind == ValueKind::Var)
-            else_v = phi->src[1];
-         sel_src.emplace_back(std::move(then_v), std::move(else_v));
+         const Value *then_v = &through_copy(phi->src[0]);
+         const Value *else_v = &through_copy(phi->src[1]);
+         if (!constants && then_v->kind != ValueKind::Var && else_v->kind == ValueKind::Var)
+            then_v = &phi->src[0];
+         if (!constants && else_v->kind != ValueKind::Var && then_v->kind == ValueKind::Var)
+            else_v = &phi->src[1];
+         sel_src.emplace_back(then_v, else_v);
       }
 
       /* The condition as a value.  An integer compare against zero (what
@@ -701,6 +756,7 @@ struct Converter {
       /* (With no phi nothing would be left of an emptied clause.) */
       if (!r->phi.empty() && direct_condition(pred, sel_op, then_first, bool_val)) {
          pgroup->children.erase(pgroup->children.begin() + long(pslot));
+         pgroup->scratch = 0; /* checked again if a side holds it */
          if (pgroup->children.empty())
             cfn->children.erase(std::find(cfn->children.begin(), cfn->children.end(), pgroup));
       } else {
@@ -717,6 +773,7 @@ struct Converter {
          set->dst.chan = uint8_t(sh.vars[set_node->dst[0].var].chan);
          bool_val = set_node->dst[0];
          pgroup->children[pslot] = set_node;
+         pgroup->scratch = 0;
       }
 
       /* ALU work joins the clause that held the PRED_SET; a fetch clause
@@ -754,8 +811,8 @@ struct Converter {
        * coalescing usually removes). */
       for (size_t k = 0; k < r->phi.size(); k++) {
          const Value &d = r->phi[k]->dst[0];
-         const Value &then_v = sel_src[k].first;
-         const Value &else_v = sel_src[k].second;
+         const Value &then_v = *sel_src[k].first;
+         const Value &else_v = *sel_src[k].second;
          const bool same = same_value(then_v, else_v);
          AluInstr *sel = sh.new_alu(same ? AluOp::MOV : sel_op);
          sel->dst.write = true;
@@ -764,13 +821,15 @@ struct Converter {
          Node *a = sh.create(NodeKind::Alu);
          a->alu = sel;
          a->cf_index = alu_to->cf_index;
-         if (same)
-            a->src = {then_v};
-         else if (then_first)
-            a->src = {bool_val, then_v, else_v};
-         else
-            a->src = {bool_val, else_v, then_v};
-         a->dst = {d};
+         if (same) {
+            a->src.push_back(then_v);
+         } else {
+            a->src.reserve(3);
+            a->src.push_back(bool_val);
+            a->src.push_back(then_first ? then_v : else_v);
+            a->src.push_back(then_first ? else_v : then_v);
+         }
+         a->dst.push_back(d);
          Node *g = sh.create(NodeKind::AluGroup);
          g->children.push_back(a);
          alu_to->children.push_back(g);
@@ -797,6 +856,7 @@ struct Converter {
       /* The parser bounds nesting; this guards trees built by other passes. */
       if (depth > 256)
          return;
+      n->scratch = 0; /* see group_infos */
       bool regions = false;
       for (Node *c : n->children) {
          run(c, depth + 1);
@@ -830,8 +890,7 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stat
       diags.error("if_conversion: no region tree");
       return false;
    }
-   Converter c{sh, {}, {}, false, {}, {}, 0, 0, 0, stats ? &stats->kept : nullptr, nullptr};
-   c.collect(sh.root);
+   Converter c(sh, stats ? &stats->kept : nullptr);
    c.run(sh.root, 0);
    if (c.converted)
       sh.number_values();
