@@ -405,9 +405,28 @@ struct LiveWalk {
          live.insert(sh.value_id(v));
    }
 
+   /* Edges, chan_excl pairs: a recording round's results. */
+   void clear_recorded()
+   {
+      edges.clear();
+      edges32.clear();
+      excl_pairs.clear();
+   }
+
+   /* copy_of of a plain copy's result, taken where it is defined (just
+    * before define() needs it) rather than in a walk of its own. */
+   void note_copy(const Node *a)
+   {
+      if (a->kind == NodeKind::Alu && alu_is_plain_copy(a) && alloc(a->dst[0]) &&
+          alloc(a->src[0]))
+         copy_of[sh.value_id(a->dst[0])] = sh.value_id(a->src[0]);
+   }
+
    /* An instruction-like node (Alu in a group is handled by the group). */
    void instr(const Node *n, LiveSet &live)
    {
+      if (record)
+         note_copy(n);
       unsigned defs[8];
       size_t nd = 0;
       bool many = n->dst.size() > 8;
@@ -430,10 +449,13 @@ struct LiveWalk {
    void group(const Node *g, LiveSet &live)
    {
       defs_buf.clear();
-      for (const Node *a : g->children)
+      for (const Node *a : g->children) {
+         if (record)
+            note_copy(a);
          for (const Value &d : a->dst)
             if (alloc(d))
                defs_buf.push_back(sh.value_id(d));
+      }
       const std::vector<unsigned> &defs = defs_buf;
       /* bc_finalize splits a free group into single instructions and keeps
        * it whole only when its reads and writes form a cycle (a swap); then
@@ -589,18 +611,6 @@ bool alu_is_plain_copy(const Node *a)
    return s.kind == ValueKind::Var && !s.neg && !s.abs && !s.rel && d.kind == ValueKind::Var;
 }
 
-namespace {
-
-void scan_copies(const LiveWalk &w, const Node *n, std::vector<unsigned> &copy_of)
-{
-   if (n->kind == NodeKind::Alu && alu_is_plain_copy(n) && w.alloc(n->dst[0]) &&
-       w.alloc(n->src[0]))
-      copy_of[w.sh.value_id(n->dst[0])] = w.sh.value_id(n->src[0]);
-   for (const Node *c : n->children)
-      scan_copies(w, c, copy_of);
-}
-
-} // namespace
 
 /* Adjacency lists, each sorted and without duplicates, from the packed
  * (lower id, higher id) edges, duplicates allowed, in one flat array
@@ -703,7 +713,6 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
       w.psi_old[p.first] = p.second;
    w.psi_any = !ctx.psi_pairs.empty();
    w.copy_of.assign(nv, kNoValue);
-   scan_copies(w, sh.root, w.copy_of);
    /* Entry sets only grow; nesting depth bounds the rounds, the cap only
     * guards against a bug turning into a hang (ra_split then refuses). */
    ctx.live_converged = false;
@@ -714,19 +723,26 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    bool loops = false;
    for (const Node *r : sh.regions)
       loops |= r->loop || !r->loop_phi.empty();
-   if (!loops) {
-      w.record = true;
-      w.walk(sh.root, live);
-      ctx.live_converged = !w.changed;
-   }
+   /* Every round after the first (the only one without loops) records
+    * the edges as it goes: a round that changes no entry set read the final
+    * sets everywhere, so it records what a walk of its own after the
+    * fixpoint would; a round that changes one drops them.  Loops settle in
+    * two rounds on the corpus, so this saves a third walk. */
+   bool recorded = false;
    for (unsigned round = 0; round < 512 && !ctx.live_converged; round++) {
       w.changed = false;
+      w.record = !loops || round > 0;
+      if (w.record)
+         w.clear_recorded();
       live.clear();
       w.walk(sh.root, live);
       ctx.live_converged = !w.changed;
+      recorded = w.record;
    }
-   if (loops) {
+   if (!recorded) {
+      /* Settled in the first round (nothing live into a loop). */
       w.record = true;
+      w.clear_recorded();
       live.clear();
       w.walk(sh.root, live);
    }
