@@ -239,7 +239,8 @@ struct WorkKey {
    static constexpr unsigned kMaxSrc = 3;
    static constexpr unsigned kHead = 3, kPerSrc = 8;
    uint32_t w[kHead + kPerSrc * kMaxSrc];
-   unsigned n = 0; /* words used */
+   unsigned n = 0;    /* words used */
+   uint64_t hash = 0; /* of the op and the operands' identities */
 
    bool operator==(const WorkKey &o) const
    {
@@ -248,13 +249,7 @@ struct WorkKey {
 };
 
 struct WorkKeyHash {
-   size_t operator()(const WorkKey &k) const
-   {
-      uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over the words */
-      for (unsigned i = 0; i < k.n; i++)
-         h = (h ^ k.w[i]) * 0x100000001b3ull;
-      return size_t(h ^ (h >> 32));
-   }
+   size_t operator()(const WorkKey &k) const { return size_t(k.hash ^ (k.hash >> 32)); }
 };
 
 WorkKey work_key(const Node *a)
@@ -269,9 +264,14 @@ WorkKey work_key(const Node *a)
    *w++ = uint32_t(in.op);
    *w++ = uint32_t(in.dst.clamp);
    *w++ = uint32_t(in.dst.omod);
+   /* FNV-1a over what usually tells instructions apart; equality still
+    * compares every word. */
+   uint64_t h = (0xcbf29ce484222325ull ^ uint32_t(in.op)) * 0x100000001b3ull;
    for (const Value &v : a->src) {
       if (v.rel || (v.kind == ValueKind::KCache && !v.resolved))
          return k;
+      h = (h ^ (uint64_t(v.kind) << 32 | uint32_t(v.var))) * 0x100000001b3ull;
+      h = (h ^ (uint64_t(v.version) << 32 | (v.literal ^ v.index))) * 0x100000001b3ull;
       *w++ = uint32_t(v.kind);
       *w++ = uint32_t(v.var);
       *w++ = v.version;
@@ -282,6 +282,7 @@ WorkKey work_key(const Node *a)
       *w++ = uint32_t(v.neg) | uint32_t(v.abs) << 1;
    }
    k.n = unsigned(w - k.w);
+   k.hash = h;
    return k;
 }
 
@@ -372,6 +373,14 @@ struct Converter {
    unsigned order = 0;
    unsigned converted = 0;
    unsigned shared = 0; /* ELSE instructions THEN already computes */
+   /* try_convert's tables for sharing work, members so that each if
+    * reuses their storage: THEN's work by key (the first instruction with
+    * each), ELSE values renamed to THEN's, and the ops THEN's work uses
+    * (then_op_mark[op] == then_op_gen). */
+   std::unordered_map<WorkKey, const Node *, WorkKeyHash> then_work;
+   std::unordered_map<ValueKey, ValueKey, ValueKeyHash> same_as;
+   std::vector<unsigned> then_op_mark;
+   unsigned then_op_gen = 0;
    /* GroupInfo of the groups checked so far; a group's Node::scratch is its
     * index + 1 (run() clears scratch before any group below is checked). */
    std::vector<GroupInfo> group_infos;
@@ -652,13 +661,13 @@ struct Converter {
        * and ELSE) runs once: ELSE's instruction is left to dce and its
        * readers, and the phis, read THEN's result.  Only instructions of
        * groups that need not stay whole (a DOT4 keeps its slots). */
-      std::unordered_map<WorkKey, const Node *, WorkKeyHash> then_work;
-      std::unordered_map<ValueKey, Value, ValueKeyHash> same_as;
+      then_work.clear();
+      same_as.clear();
       /* The ops THEN's work uses: an ELSE instruction with another op
        * cannot match, so its key is not needed.  In a chain of
        * if/else-if the ELSE side holds all the inner levels' work while
        * THEN is one arm; without this every level would look up all of it. */
-      std::vector<bool> then_ops;
+      then_op_gen++;
       if (else_cost.alu)
          for (const Node *cf : dep_then->children)
             for (const Node *g : cf->children)
@@ -667,16 +676,16 @@ struct Converter {
                      if (WorkKey k = work_key(a); k.n) {
                         then_work.emplace(k, a);
                         const size_t op = size_t(a->alu->op);
-                        if (then_ops.size() <= op)
-                           then_ops.resize(op + 1);
-                        then_ops[op] = true;
+                        if (then_op_mark.size() <= op)
+                           then_op_mark.resize(op + 1, 0);
+                        then_op_mark[op] = then_op_gen;
                      }
       auto rename = [&](Value &v) {
          if (v.kind != ValueKind::Var || same_as.empty())
             return false;
          if (auto it = same_as.find({v.var, v.version}); it != same_as.end()) {
-            v.var = it->second.var;
-            v.version = it->second.version;
+            v.var = it->second.first;
+            v.version = it->second.second;
             return true;
          }
          return false;
@@ -691,11 +700,13 @@ struct Converter {
                for (Value &v : a->src)
                   rename(v);
                if (whole || a->kind != NodeKind::Alu || !a->alu ||
-                   size_t(a->alu->op) >= then_ops.size() || !then_ops[size_t(a->alu->op)])
+                   size_t(a->alu->op) >= then_op_mark.size() ||
+                   then_op_mark[size_t(a->alu->op)] != then_op_gen)
                   continue;
                if (WorkKey k = work_key(a); k.n)
                   if (auto it = then_work.find(k); it != then_work.end()) {
-                     same_as[{a->dst[0].var, a->dst[0].version}] = it->second->dst[0];
+                     const Value &t = it->second->dst[0];
+                     same_as[{a->dst[0].var, a->dst[0].version}] = {t.var, t.version};
                      shared++;
                   }
             }
@@ -810,7 +821,8 @@ struct Converter {
        * A phi whose sides agree needs no select, only a copy (which
        * coalescing usually removes). */
       for (size_t k = 0; k < r->phi.size(); k++) {
-         const Value &d = r->phi[k]->dst[0];
+         /* The phi goes with the region: its value moves to the select. */
+         Value &d = r->phi[k]->dst[0];
          const Value &then_v = *sel_src[k].first;
          const Value &else_v = *sel_src[k].second;
          const bool same = same_value(then_v, else_v);
@@ -829,12 +841,13 @@ struct Converter {
             a->src.push_back(then_first ? then_v : else_v);
             a->src.push_back(then_first ? else_v : then_v);
          }
-         a->dst.push_back(d);
+         const ValueKey key{d.var, d.version};
+         a->dst.push_back(std::move(d));
          Node *g = sh.create(NodeKind::AluGroup);
          g->children.push_back(a);
          alu_to->children.push_back(g);
          if (same && is_plain_copy(a))
-            copies[{d.var, d.version}] = {a, r_first};
+            copies[key] = {a, r_first};
       }
 
       /* The PRED_SET was cfn's only work and a fetch came first: an empty
