@@ -26,52 +26,103 @@ bool needs_phi(const RegionShader &sh, int var)
    return k != VarKind::ExecMask && k != VarKind::Pred && k != VarKind::Temp;
 }
 
-/* Variables written are gathered as plain lists, sorted and made unique
- * once per region (a tree set per region cost a node per insertion). */
-void add_defs(const Value &v, std::vector<int> &defs)
-{
-   if (v.kind == ValueKind::Var)
-      defs.push_back(v.var);
-   for (const Value &d : v.maydef)
-      defs.push_back(d.var);
-}
+/* Each variable written inside a region is listed once in that region and
+ * in every region around it.  Lists are filled as the definitions are met,
+ * not merged upward per region (which copied and sorted every inner list
+ * again at each nesting level): the regions listing a variable always form
+ * a path from the outermost one, so along the stack of enclosing regions
+ * they are a prefix, kept as one depth per variable.  A definition lists
+ * its variable in the stack's regions below that depth; leaving a region
+ * moves the depth of its variables back to its parent (which lists them).
+ * Only variables that get phis are listed (the others were filtered at
+ * every level anyway). */
+struct Preparer {
+   RegionShader &sh;
+   std::vector<Node *> stack;     /* enclosing regions, outermost first */
+   std::vector<unsigned> depth;   /* by var: stack regions (a prefix) listing it */
+   std::vector<uint8_t> phi_var;  /* by var: needs_phi */
 
-void prepare(RegionShader &sh, Node *n, std::vector<int> &defs)
-{
-   if (n->kind == NodeKind::Region) {
-      std::vector<int> inner;
-      for (Node *c : n->children)
-         prepare(sh, c, inner);
-      std::sort(inner.begin(), inner.end());
-      inner.erase(std::unique(inner.begin(), inner.end()), inner.end());
-      for (int v : inner) {
-         if (!needs_phi(sh, v))
-            continue;
-         n->defs.push_back(v);
-         Value dv;
-         dv.kind = ValueKind::Var;
-         dv.var = v;
-         if (!n->departs.empty()) {
-            Node *phi = sh.create(NodeKind::Phi);
-            phi->dst.push_back(dv);
-            phi->src.assign(n->departs.size(), dv);
-            n->phi.push_back(phi);
-         }
-         if (!n->repeats.empty()) {
-            Node *phi = sh.create(NodeKind::LoopPhi);
-            phi->dst.push_back(dv);
-            phi->src.assign(n->repeats.size() + 1, dv);
-            n->loop_phi.push_back(phi);
-         }
-      }
-      defs.insert(defs.end(), inner.begin(), inner.end());
-      return;
+   explicit Preparer(RegionShader &s) : sh(s)
+   {
+      depth.assign(sh.vars.size(), 0);
+      phi_var.resize(sh.vars.size());
+      for (size_t v = 0; v < sh.vars.size(); v++)
+         phi_var[v] = needs_phi(sh, int(v));
    }
-   for (Node *c : n->children)
-      prepare(sh, c, defs);
-   for (const Value &d : n->dst)
-      add_defs(d, defs);
-}
+
+   void def(int v)
+   {
+      if (!phi_var[v])
+         return;
+      const unsigned d = unsigned(stack.size());
+      for (unsigned k = depth[v]; k < d; k++)
+         stack[k]->defs.push_back(v);
+      if (depth[v] < d)
+         depth[v] = d;
+   }
+
+   void walk(Node *n)
+   {
+      if (n->kind == NodeKind::Region) {
+         const size_t first = n->defs.size();
+         stack.push_back(n);
+         for (Node *c : n->children)
+            walk(c);
+         finish(n, first);
+         stack.pop_back();
+         return;
+      }
+      for (Node *c : n->children)
+         walk(c);
+      for (const Value &d : n->dst) {
+         if (d.kind == ValueKind::Var)
+            def(d.var);
+         for (const Value &m : d.maydef)
+            def(m.var);
+      }
+   }
+
+   /* dst and every source: the variable, version unset.  Values are built
+    * in place (a copy of a Value goes through its deep-copying assignment). */
+   Node *make_phi(NodeKind kind, int v, size_t nsrc)
+   {
+      Node *phi = sh.create(kind);
+      phi->dst.resize(1);
+      phi->src.resize(nsrc);
+      for (Value &x : phi->dst)
+         set_var(x, v);
+      for (Value &x : phi->src)
+         set_var(x, v);
+      return phi;
+   }
+
+   static void set_var(Value &x, int v)
+   {
+      x.kind = ValueKind::Var;
+      x.var = v;
+   }
+
+   /* The region's list is complete: sorted, then its phis in that order. */
+   void finish(Node *n, size_t first)
+   {
+      const unsigned parent = unsigned(stack.size() - 1);
+      for (size_t i = first; i < n->defs.size(); i++)
+         depth[n->defs[i]] = parent;
+      std::sort(n->defs.begin() + first, n->defs.end());
+      const size_t count = n->defs.size() - first;
+      if (!n->departs.empty())
+         n->phi.reserve(n->phi.size() + count);
+      if (!n->repeats.empty())
+         n->loop_phi.reserve(n->loop_phi.size() + count);
+      for (size_t i = first; i < n->defs.size(); i++) {
+         const int v = n->defs[i];
+         if (!n->departs.empty())
+            n->phi.push_back(make_phi(NodeKind::Phi, v, n->departs.size()));
+         if (!n->repeats.empty())
+            n->loop_phi.push_back(make_phi(NodeKind::LoopPhi, v, n->repeats.size() + 1));
+      }
+   }
+};
 
 struct Renamer {
    std::vector<unsigned> cur, next;
@@ -175,8 +226,8 @@ struct Renamer {
 
 void ssa_prepare(RegionShader &sh)
 {
-   std::vector<int> defs;
-   prepare(sh, sh.root, defs);
+   Preparer p(sh);
+   p.walk(sh.root);
 }
 
 void ssa_rename(RegionShader &sh)
