@@ -21,13 +21,30 @@ namespace sbcc::r600::sb::region {
 
 namespace {
 
+using RegBits = std::bitset<kRaMaxGprs * 4>; /* register channels, g * 4 + c */
+
+/* Lists by key in one array, each in the order `each` emits its entries:
+ * each(emit) calls emit(key, value) and is run twice (count, then fill),
+ * so it must emit the same both times.  One allocation instead of one per
+ * key. */
+template <typename Each> void build_lists(unsigned n, RaAdjacency &out, Each &&each)
+{
+   out.start.assign(size_t(n) + 1, 0);
+   each([&](unsigned k, unsigned) { out.start[k + 1]++; });
+   for (unsigned k = 0; k < n; k++)
+      out.start[k + 1] += out.start[k];
+   out.list.resize(out.start[n]);
+   std::vector<uint32_t> pos(out.start.begin(), out.start.end() - 1);
+   each([&](unsigned k, unsigned v) { out.list[pos[k]++] = v; });
+}
+
 struct Colourer {
    RegionShader &sh;
    RaContext &ctx;
    Diagnostics &diags;
-   std::vector<std::vector<unsigned>> members; /* by root */
-   std::vector<int> gpr, chan;                  /* by root */
-   std::vector<bool> busy;                      /* scratch: kRaMaxGprs * 4 */
+   RaAdjacency members;        /* by root */
+   std::vector<int> gpr, chan; /* by root */
+   RegBits busy;               /* scratch */
    /* Class of every value: the classes are final here, so one find() per
     * value instead of one per adjacency visit. */
    std::vector<unsigned> root;
@@ -36,7 +53,7 @@ struct Colourer {
    unsigned chan_pref = 0;
    /* Roots joined to this root by a copy ra_coalesce could not merge: their
     * register channel, when free, makes the MOV a no-op finalize drops. */
-   std::vector<std::vector<unsigned>> partners; /* by root */
+   RaAdjacency partners; /* by root */
 
    bool fail(const std::string &msg)
    {
@@ -47,7 +64,7 @@ struct Colourer {
    /* Register channels taken by classes interfering with root r. */
    void occupied(unsigned r)
    {
-      std::fill(busy.begin(), busy.end(), false);
+      busy.reset();
       unsigned chans = 0;
       for (unsigned v : members[r]) {
          for (unsigned w : ctx.adj[v]) {
@@ -73,7 +90,7 @@ struct Colourer {
    {
       /* Only registers count here: a precoloured value cannot move to
        * honour a channel preference. */
-      std::fill(busy.begin(), busy.end(), false);
+      busy.reset();
       for (unsigned v : members[r])
          for (unsigned w : ctx.adj[v]) {
             unsigned o = root[w];
@@ -108,22 +125,30 @@ struct Colourer {
       return fail("out of registers");
    }
 
+   /* Scratch of vector(): the GPRs to try first. */
+   std::vector<unsigned> order;
+
    bool vector(const std::vector<unsigned> &group)
    {
-      std::vector<unsigned> roots;
+      /* At most 4 classes: fixed arrays, no allocation per operand. */
+      std::array<unsigned, 4> roots;
+      size_t nroots = 0;
       for (unsigned v : group) {
          unsigned r = root[v];
-         if (std::find(roots.begin(), roots.end(), r) == roots.end())
-            roots.push_back(r);
+         if (std::find(roots.begin(), roots.begin() + nroots, r) == roots.begin() + nroots) {
+            if (nroots == roots.size())
+               return fail("a vector operand of more than 4 classes");
+            roots[nroots++] = r;
+         }
       }
-      if (roots.size() > 4)
-         return fail("a vector operand of more than 4 classes");
       /* Members already coloured (precoloured) pin the GPR and channels. */
       int pinned = -1;
       unsigned taken = 0;
-      std::vector<unsigned> open;
-      std::vector<std::vector<bool>> busy_of;
-      for (unsigned r : roots) {
+      std::array<unsigned, 4> open;
+      std::array<RegBits, 4> busy_of;
+      size_t nopen = 0;
+      for (size_t k = 0; k < nroots; k++) {
+         const unsigned r = roots[k];
          if (gpr[r] >= 0) {
             if (pinned >= 0 && gpr[r] != pinned)
                return fail("a vector operand over two precoloured GPRs");
@@ -131,25 +156,25 @@ struct Colourer {
             taken |= 1u << chan[r];
             continue;
          }
-         open.push_back(r);
          occupied(r);
-         busy_of.push_back(busy);
+         busy_of[nopen] = busy;
+         open[nopen++] = r;
       }
       /* Biased colouring: the GPRs the copies' partners (typically the
        * inputs an export reads) already hold come first; there a copy on its
        * source's channel is a no-op, and the GPR is in use anyway. */
-      std::vector<unsigned> order;
+      order.clear();
       if (pinned < 0)
-         for (unsigned r : open)
-            for (unsigned p : partners[r])
+         for (size_t k = 0; k < nopen; k++)
+            for (unsigned p : partners[open[k]])
                if (gpr[p] >= 0 && !ctx.reserved_gpr[gpr[p]] &&
                    std::find(order.begin(), order.end(), unsigned(gpr[p])) == order.end())
                   order.push_back(unsigned(gpr[p]));
       auto place_in = [&](unsigned g) {
-         std::vector<int> pick(open.size(), -1);
-         if (!assign(open, busy_of, g, 0, taken, pick))
+         std::array<int, 4> pick{-1, -1, -1, -1};
+         if (!assign(open.data(), nopen, busy_of.data(), g, 0, taken, pick))
             return false;
-         for (size_t i = 0; i < open.size(); i++) {
+         for (size_t i = 0; i < nopen; i++) {
             gpr[open[i]] = int(g);
             chan[open[i]] = pick[i];
          }
@@ -169,10 +194,10 @@ struct Colourer {
       return fail("out of registers for a vector operand");
    }
 
-   bool assign(const std::vector<unsigned> &roots, const std::vector<std::vector<bool>> &bo,
-               unsigned g, size_t i, unsigned used, std::vector<int> &pick)
+   bool assign(const unsigned *roots, size_t n, const RegBits *bo, unsigned g, size_t i,
+               unsigned used, std::array<int, 4> &pick)
    {
-      if (i == roots.size())
+      if (i == n)
          return true;
       int fc = want_chan(roots[i]);
       /* A partner's channel in g first: the copy then moves nothing. */
@@ -187,7 +212,7 @@ struct Colourer {
          if ((used & (1u << c)) || (fc >= 0 && int(c) != fc) || bo[i][g * 4 + c])
             continue;
          pick[i] = int(c);
-         if (assign(roots, bo, g, i + 1, used | (1u << c), pick))
+         if (assign(roots, n, bo, g, i + 1, used | (1u << c), pick))
             return true;
       }
       return false;
@@ -235,7 +260,7 @@ struct Colourer {
    }
 
    /* Copies (ctx.copies indices) by the classes they join. */
-   std::vector<std::vector<unsigned>> copies_of;
+   RaAdjacency copies_of;
 
    /* Copies touching the classes that are no-ops now (one touching two of
     * them counts twice, alike before and after a move). */
@@ -628,7 +653,7 @@ struct Colourer {
     * run holds one type, consecutive array bases and one swizzle pattern
     * (the same positions masked, constant or read); EXPORT_DONE ends it. */
    void burst_exports(const Node *n, unsigned num_gprs,
-                      const std::vector<std::vector<unsigned>> &groups_of)
+                      const RaAdjacency &groups_of)
    {
       std::vector<RunElem> run;
       const ExportInfo *last = nullptr;
@@ -692,36 +717,37 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
       return false;
    }
-   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}};
-   col.members.resize(nv);
+   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}};
    col.gpr.assign(nv, -1);
    col.chan.assign(nv, -1);
-   col.busy.assign(kRaMaxGprs * 4, false);
    col.root.resize(nv);
    for (unsigned v = 0; v < nv; v++)
       col.root[v] = ctx.find(v);
    std::vector<unsigned> first(nv, ~0u);
-   for (unsigned v = 0; v < nv; v++) {
-      if (!ctx.allocatable[v])
-         continue;
-      unsigned r = col.root[v];
-      col.members[r].push_back(v);
-      first[r] = std::min(first[r], ctx.def_order[v]);
-   }
+   build_lists(nv, col.members, [&](auto &&emit) {
+      for (unsigned v = 0; v < nv; v++)
+         if (ctx.allocatable[v])
+            emit(col.root[v], v);
+   });
    std::vector<unsigned> roots;
-   for (unsigned r = 0; r < nv; r++)
-      if (!col.members[r].empty())
-         roots.push_back(r);
-   col.partners.resize(nv);
-   for (const RaCopy &c : ctx.copies) {
-      if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
+   for (unsigned r = 0; r < nv; r++) {
+      if (col.members[r].empty())
          continue;
-      unsigned a = col.root[c.dst], b = col.root[c.src];
-      if (a == b)
-         continue;
-      col.partners[a].push_back(b);
-      col.partners[b].push_back(a);
+      roots.push_back(r);
+      for (unsigned v : col.members[r])
+         first[r] = std::min(first[r], ctx.def_order[v]);
    }
+   build_lists(nv, col.partners, [&](auto &&emit) {
+      for (const RaCopy &c : ctx.copies) {
+         if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
+            continue;
+         unsigned a = col.root[c.dst], b = col.root[c.src];
+         if (a == b)
+            continue;
+         emit(a, b);
+         emit(b, a);
+      }
+   });
 
    for (unsigned r : roots)
       if (ctx.pre_gpr[r] >= 0 && !col.precoloured(r))
@@ -753,23 +779,28 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
                 ctx.allocatable[sh.value_id(v)])
                used = std::max(used, unsigned(col.gpr[col.root[sh.value_id(v)]] + 1));
       });
-      std::vector<std::vector<unsigned>> groups_of(nv);
-      for (size_t gi = 0; gi < ctx.vec_groups.size(); gi++)
-         for (unsigned v : ctx.vec_groups[gi])
-            if (ctx.allocatable[v]) {
-               std::vector<unsigned> &l = groups_of[col.root[v]];
-               if (l.empty() || l.back() != gi)
-                  l.push_back(unsigned(gi));
-            }
-      col.copies_of.resize(nv);
-      for (size_t k = 0; k < ctx.copies.size(); k++) {
-         const RaCopy &c = ctx.copies[k];
-         if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
-            continue;
-         col.copies_of[col.root[c.dst]].push_back(unsigned(k));
-         if (col.root[c.src] != col.root[c.dst])
-            col.copies_of[col.root[c.src]].push_back(unsigned(k));
-      }
+      RaAdjacency groups_of;
+      std::vector<unsigned> last(nv);
+      build_lists(nv, groups_of, [&](auto &&emit) {
+         /* A group listed once per class (consecutive members). */
+         std::fill(last.begin(), last.end(), ~0u);
+         for (size_t gi = 0; gi < ctx.vec_groups.size(); gi++)
+            for (unsigned v : ctx.vec_groups[gi])
+               if (ctx.allocatable[v] && last[col.root[v]] != gi) {
+                  last[col.root[v]] = unsigned(gi);
+                  emit(col.root[v], unsigned(gi));
+               }
+      });
+      build_lists(nv, col.copies_of, [&](auto &&emit) {
+         for (size_t k = 0; k < ctx.copies.size(); k++) {
+            const RaCopy &c = ctx.copies[k];
+            if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
+               continue;
+            emit(col.root[c.dst], unsigned(k));
+            if (col.root[c.src] != col.root[c.dst])
+               emit(col.root[c.src], unsigned(k));
+         }
+      });
       col.burst_exports(sh.root, used, groups_of);
    }
 
