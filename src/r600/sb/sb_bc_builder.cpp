@@ -34,17 +34,101 @@ constexpr uint8_t kTransCycle[4][3] = {{2, 1, 0}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1
  * assignment found is always the same. */
 constexpr unsigned kMaxSearch = 16; /* instructions: a group has five slots */
 
-struct Claim {
-   uint8_t port; /* cycle * 4 + channel */
-   uint8_t sel;
-};
+using Claim = SwizzleClaim;
+using Choice = SwizzleChoice;
+constexpr uint8_t kBad = kSwizzleBad;
 
-struct Choice {
-   uint8_t n;  /* claims, or kBad */
-   Claim c[3];
-};
+using Operands = SwizzleOperands;
 
-constexpr uint8_t kBad = 0xff;
+bool is_const_port(ChipClass chip, unsigned sel)
+{
+   SrcKind k = src_kind(chip, sel);
+   return k == SrcKind::KCache || k == SrcKind::ConstFile;
+}
+
+bool take_cfile(ChipClass chip, int (&cfile)[4][2], unsigned sel, unsigned chan)
+{
+   /* R700 and later pair channels xy / zw on two constant ports. */
+   const bool r700 = chip != ChipClass::R600;
+   const int n = r700 ? 2 : 4;
+   const int elem = r700 ? int(chan / 2) : int(chan);
+   for (int r = 0; r < n; r++) {
+      if (cfile[r][0] == -1) {
+         cfile[r][0] = int(sel);
+         cfile[r][1] = elem;
+         return true;
+      }
+      if (cfile[r][0] == int(sel) && cfile[r][1] == elem)
+         return true;
+   }
+   return false;
+}
+
+/* The swizzle-independent rules of one instruction (its constant-file
+ * pairs join `cfile`), and what its claims need.  Neither depends on the
+ * order the group's instructions are looked at in: the pairs fail when
+ * there are more distinct ones than ports, whatever the order. */
+bool analyze_instr(ChipClass chip, const AluInstr &in, int (&cfile)[4][2], Operands &op)
+{
+   const unsigned nsrc = std::min(unsigned(alu_op_info(in.op).num_src), 3u);
+   bool gpr[3] = {}, reg[3] = {};
+   unsigned consts = 0;
+   for (unsigned s = 0; s < nsrc; s++) {
+      const AluSrc &src = in.src[s];
+      gpr[s] = src.sel <= kSrcGPRLast;
+      reg[s] = gpr[s] || src.sel == kSrc_PV || src.sel == kSrc_PS;
+      if (gpr[s])
+         continue;
+      const bool cport = is_const_port(chip, src.sel);
+      if (cport || (src.sel >= kSrc_0 && src.sel <= kSrc_LITERAL))
+         consts++;
+      if (cport && !take_cfile(chip, cfile, src.sel, src.chan))
+         return false;
+   }
+   const bool trans = in.slot == kSlotT;
+   if (trans && consts > 2)
+      return false;
+   op.nsrc = uint8_t(nsrc);
+   op.consts = uint8_t(consts);
+   op.trans = trans;
+   for (unsigned s = 0; s < 3; s++) {
+      op.gpr[s] = gpr[s];
+      op.reg[s] = reg[s];
+   }
+   return true;
+}
+
+/* The claims of an instruction under swizzle bs. */
+void make_choice(const AluInstr &in, const Operands &op, unsigned bs, Choice &ch)
+{
+   ch.n = 0;
+   for (unsigned s = 0; s < op.nsrc; s++) {
+      const AluSrc &src = in.src[s];
+      const unsigned cycle = op.trans ? kTransCycle[bs][s] : kVecCycle[bs][s];
+      if (op.trans && op.reg[s] && cycle < op.consts) {
+         ch.n = kBad;
+         return;
+      }
+      if (!op.gpr[s])
+         continue;
+      if (!op.trans && s == 1 && src.sel == in.src[0].sel && src.chan == in.src[0].chan)
+         continue;
+      ch.c[ch.n++] = Claim{uint8_t(cycle * 4 + (src.chan & 3)), uint8_t(src.sel)};
+   }
+}
+
+/* Adds a choice's claims to `q` (a copy of the ports so far); false on a
+ * conflict. */
+bool claim(const Choice &ch, int16_t (&q)[12])
+{
+   for (unsigned k = 0; k < ch.n; k++) {
+      int16_t &port = q[ch.c[k].port];
+      if (port != -1 && port != ch.c[k].sel)
+         return false;
+      port = ch.c[k].sel;
+   }
+   return true;
+}
 
 class SwizzleSearch {
  public:
@@ -66,65 +150,16 @@ class SwizzleSearch {
    }
 
  private:
-   bool is_const_port(unsigned sel) const
-   {
-      SrcKind k = src_kind(chip_, sel);
-      return k == SrcKind::KCache || k == SrcKind::ConstFile;
-   }
-
-   bool take_cfile(int (&cfile)[4][2], unsigned sel, unsigned chan) const
-   {
-      /* R700 and later pair channels xy / zw on two constant ports. */
-      const bool r700 = chip_ != ChipClass::R600;
-      const int n = r700 ? 2 : 4;
-      const int elem = r700 ? int(chan / 2) : int(chan);
-      for (int r = 0; r < n; r++) {
-         if (cfile[r][0] == -1) {
-            cfile[r][0] = int(sel);
-            cfile[r][1] = elem;
-            return true;
-         }
-         if (cfile[r][0] == int(sel) && cfile[r][1] == elem)
-            return true;
-      }
-      return false;
-   }
-
-   /* The swizzle-independent rules, and the claims of every choice. */
+   /* The swizzle-independent rules, and what the claims need. */
    bool prepare()
    {
       int cfile[4][2];
       for (auto &c : cfile)
          c[0] = c[1] = -1;
       for (size_t i = 0; i < g_.size(); i++) {
-         const AluInstr &in = g_[i];
-         const unsigned nsrc = std::min(unsigned(alu_op_info(in.op).num_src), 3u);
-         bool gpr[3] = {}, reg[3] = {};
-         unsigned consts = 0;
-         for (unsigned s = 0; s < nsrc; s++) {
-            const AluSrc &src = in.src[s];
-            gpr[s] = src.sel <= kSrcGPRLast;
-            reg[s] = gpr[s] || src.sel == kSrc_PV || src.sel == kSrc_PS;
-            if (gpr[s])
-               continue;
-            const bool cport = is_const_port(src.sel);
-            if (cport || (src.sel >= kSrc_0 && src.sel <= kSrc_LITERAL))
-               consts++;
-            if (cport && !take_cfile(cfile, src.sel, src.chan))
-               return false;
-         }
-         const bool trans = in.slot == kSlotT;
-         if (trans && consts > 2)
+         if (!analyze_instr(chip_, g_[i], cfile, ops_[i]))
             return false;
-         nchoice_[i] = trans ? 4 : 6;
-         Operands &op = ops_[i];
-         op.nsrc = uint8_t(nsrc);
-         op.consts = uint8_t(consts);
-         op.trans = trans;
-         for (unsigned s = 0; s < 3; s++) {
-            op.gpr[s] = gpr[s];
-            op.reg[s] = reg[s];
-         }
+         nchoice_[i] = ops_[i].trans ? 4 : 6;
          made_[i] = 0;
       }
       return true;
@@ -134,24 +169,9 @@ class SwizzleSearch {
    const Choice &choice(size_t i, unsigned bs)
    {
       Choice &ch = choice_[i][bs];
-      if (made_[i] & (1u << bs))
-         return ch;
-      made_[i] |= uint8_t(1u << bs);
-      const AluInstr &in = g_[i];
-      const Operands &op = ops_[i];
-      ch.n = 0;
-      for (unsigned s = 0; s < op.nsrc; s++) {
-         const AluSrc &src = in.src[s];
-         const unsigned cycle = op.trans ? kTransCycle[bs][s] : kVecCycle[bs][s];
-         if (op.trans && op.reg[s] && cycle < op.consts) {
-            ch.n = kBad;
-            break;
-         }
-         if (!op.gpr[s])
-            continue;
-         if (!op.trans && s == 1 && src.sel == in.src[0].sel && src.chan == in.src[0].chan)
-            continue;
-         ch.c[ch.n++] = Claim{uint8_t(cycle * 4 + (src.chan & 3)), uint8_t(src.sel)};
+      if (!(made_[i] & (1u << bs))) {
+         made_[i] |= uint8_t(1u << bs);
+         make_choice(g_[i], ops_[i], bs, ch);
       }
       return ch;
    }
@@ -166,15 +186,7 @@ class SwizzleSearch {
             continue;
          int16_t q[12];
          std::copy(p, p + 12, q);
-         bool ok = true;
-         for (unsigned k = 0; k < ch.n && ok; k++) {
-            int16_t &port = q[ch.c[k].port];
-            if (port != -1 && port != ch.c[k].sel)
-               ok = false;
-            else
-               port = ch.c[k].sel;
-         }
-         if (!ok)
+         if (!claim(ch, q))
             continue;
          chosen_[i] = uint8_t(bs);
          if (place(i + 1, q))
@@ -185,12 +197,6 @@ class SwizzleSearch {
 
    ChipClass chip_;
    std::vector<AluInstr> &g_;
-   /* What choice() needs of an instruction, from prepare(). */
-   struct Operands {
-      uint8_t nsrc, consts;
-      bool trans;
-      bool gpr[3], reg[3];
-   };
    Operands ops_[kMaxSearch];
    uint8_t made_[kMaxSearch]; /* bit bs: choice_[i][bs] is made */
    Choice choice_[kMaxSearch][6];
@@ -206,6 +212,78 @@ bool assign_bank_swizzles(ChipClass chip, std::vector<AluInstr> &group)
 }
 
 namespace {
+
+/* A node in hardware form in `slot`: operands become selectors, a literal
+ * the index of its bits in `lits` (the group's literals in order of first
+ * use, at most four), a register `prev` writes PV/PS (`forwarded` set).
+ * False when a fifth literal is needed or a PV/PS-only operand has no
+ * producer in `prev`. */
+bool convert_node(const AluNode &n, uint8_t slot, const AluGroup *prev,
+                  const GroupNode *prev_nodes, uint32_t (&lits)[4], unsigned &nlit,
+                  bool &forwarded, AluInstr &in)
+{
+   in = n.bc;
+   in.slot = slot;
+   const unsigned nsrc = alu_op_info(in.op).num_src;
+   /* gvn may have turned the node into a MOV: operands it no longer
+    * has must not reach the encoder. */
+   for (unsigned s = nsrc; s < 3; s++)
+      in.src[s] = AluSrc{};
+   for (unsigned s = 0; s < nsrc; s++) {
+      const Operand &o = n.src[s];
+      AluSrc &src = in.src[s];
+      src.neg = o.neg;
+      src.abs = o.abs;
+      src.rel = o.rel;
+      src.sel = o.value.sel;
+      src.chan = o.value.chan;
+      switch (o.value.kind) {
+      case ValueKind::Literal: {
+         unsigned li = 0;
+         while (li < nlit && lits[li] != o.value.bits)
+            li++;
+         if (li == nlit) {
+            if (nlit == 4)
+               return false;
+            lits[nlit++] = o.value.bits;
+         }
+         src.sel = kSrc_LITERAL;
+         src.chan = uint8_t(li);
+         break;
+      }
+      case ValueKind::Gpr:
+         if (prev && !o.rel) {
+            for (const AluInstr &p : prev->instrs) {
+               const bool writes = p.dst.write || alu_is_op3(p.op);
+               if (writes && !p.dst.rel && !(alu_op_info(p.op).flags & AF_MOVA) &&
+                   p.dst.gpr == o.value.sel && p.dst.chan == o.value.chan) {
+                  src.sel = p.slot == kSlotT ? kSrc_PS : kSrc_PV;
+                  src.chan = p.slot == kSlotT ? 0 : p.slot;
+                  forwarded = true;
+                  break;
+               }
+            }
+         }
+         break;
+      case ValueKind::Forward: {
+         /* A value the scheduler left in PV/PS only: its producer must
+          * sit in the group just before. */
+         if (!prev || !prev_nodes || o.rel)
+            return false;
+         auto it = std::find(prev_nodes->nodes.begin(), prev_nodes->nodes.end(),
+                             uint32_t(o.value.node));
+         if (it == prev_nodes->nodes.end() || prev_nodes->fixed)
+            return false;
+         const uint8_t ps = prev_nodes->slots[size_t(it - prev_nodes->nodes.begin())];
+         src.sel = ps == kSlotT ? kSrc_PS : kSrc_PV;
+         src.chan = ps == kSlotT ? 0 : ps;
+         break;
+      }
+      default: break;
+      }
+   }
+   return true;
+}
 
 /* forwarded: set when an operand was turned into PV/PS, the only thing
  * a retry without the previous group can change. */
@@ -230,72 +308,17 @@ bool materialize(ChipClass chip, const AluClause &cl, const std::vector<uint32_t
    g.literal_pad = 0;
    /* One allocation for the group instead of one per doubling. */
    g.instrs.reserve(nodes.size());
+   uint32_t lits[4];
+   unsigned nlit = 0;
    for (size_t oi = 0; oi < nodes.size(); oi++) {
       const uint8_t slot = order[oi].first;
       const uint32_t id = order[oi].second;
-      const AluNode &n = cl.nodes[id];
-      AluInstr in = n.bc;
-      in.slot = slot;
-      const unsigned nsrc = alu_op_info(in.op).num_src;
-      /* gvn may have turned the node into a MOV: operands it no longer
-       * has must not reach the encoder. */
-      for (unsigned s = nsrc; s < 3; s++)
-         in.src[s] = AluSrc{};
-      for (unsigned s = 0; s < nsrc; s++) {
-         const Operand &o = n.src[s];
-         AluSrc &src = in.src[s];
-         src.neg = o.neg;
-         src.abs = o.abs;
-         src.rel = o.rel;
-         src.sel = o.value.sel;
-         src.chan = o.value.chan;
-         switch (o.value.kind) {
-         case ValueKind::Literal: {
-            auto it = std::find(g.literals.begin(), g.literals.end(), o.value.bits);
-            if (it == g.literals.end()) {
-               if (g.literals.size() == 4)
-                  return false;
-               g.literals.reserve(4);
-               g.literals.push_back(o.value.bits);
-               it = g.literals.end() - 1;
-            }
-            src.sel = kSrc_LITERAL;
-            src.chan = uint8_t(it - g.literals.begin());
-            break;
-         }
-         case ValueKind::Gpr:
-            if (prev && !o.rel) {
-               for (const AluInstr &p : prev->instrs) {
-                  const bool writes = p.dst.write || alu_is_op3(p.op);
-                  if (writes && !p.dst.rel && !(alu_op_info(p.op).flags & AF_MOVA) &&
-                      p.dst.gpr == o.value.sel && p.dst.chan == o.value.chan) {
-                     src.sel = p.slot == kSlotT ? kSrc_PS : kSrc_PV;
-                     src.chan = p.slot == kSlotT ? 0 : p.slot;
-                     forwarded = true;
-                     break;
-                  }
-               }
-            }
-            break;
-         case ValueKind::Forward: {
-            /* A value the scheduler left in PV/PS only: its producer must
-             * sit in the group just before. */
-            if (!prev || !prev_nodes || o.rel)
-               return false;
-            auto it = std::find(prev_nodes->nodes.begin(), prev_nodes->nodes.end(),
-                                uint32_t(o.value.node));
-            if (it == prev_nodes->nodes.end() || prev_nodes->fixed)
-               return false;
-            const uint8_t ps = prev_nodes->slots[size_t(it - prev_nodes->nodes.begin())];
-            src.sel = ps == kSlotT ? kSrc_PS : kSrc_PV;
-            src.chan = ps == kSlotT ? 0 : ps;
-            break;
-         }
-         default: break;
-         }
-      }
+      AluInstr in;
+      if (!convert_node(cl.nodes[id], slot, prev, prev_nodes, lits, nlit, forwarded, in))
+         return false;
       g.instrs.push_back(in);
    }
+   g.literals.assign(lits, lits + nlit);
    return assign_bank_swizzles(chip, g.instrs);
 }
 
@@ -328,6 +351,200 @@ std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
    if (!materialize_group_into(chip, cl, nodes, slots, prev, prev_nodes, g))
       return std::nullopt;
    return g;
+}
+
+void GroupFit::start(ChipClass chip, const AluGroup *prev, const GroupNode *prev_nodes)
+{
+   chip_ = chip;
+   prev_ = prev;
+   prev_nodes_ = prev_nodes;
+   n_ = 0;
+   nlit_ = 0;
+   for (auto &c : cfile_)
+      c[0] = c[1] = -1;
+   forwarded_ = false;
+   fwd_fits_ = true;
+   std::fill(ports_, ports_ + 12, int16_t(-1));
+}
+
+/* Made when the search first reaches it, as in SwizzleSearch (the first
+ * swizzle usually fits). */
+const SwizzleChoice &GroupFit::choice(unsigned i, unsigned bs)
+{
+   Choice &ch = choice_[i][bs];
+   if (!(made_[i] & (1u << bs))) {
+      made_[i] |= uint8_t(1u << bs);
+      make_choice(ins_[i], ops_[i], bs, ch);
+   }
+   return ch;
+}
+
+/* Claims a choice in place: false on a conflict.  set/nset: the ports
+ * it took, for the caller to free again. */
+bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set)[3], unsigned &nset)
+{
+   nset = 0;
+   for (unsigned k = 0; k < ch.n; k++) {
+      int16_t &port = ports[ch.c[k].port];
+      if (port == -1) {
+         port = ch.c[k].sel;
+         set[nset++] = ch.c[k].port;
+      } else if (port != ch.c[k].sel) {
+         return false;
+      }
+   }
+   return true;
+}
+
+/* Depth first over instructions [i, end) around the claims in `ports`,
+ * as SwizzleSearch::place, but claiming in place and undoing on the way
+ * back (`ports` is as it came when false is returned).  Only whether an
+ * assignment exists matters here, not which one. */
+bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
+{
+   if (i == end)
+      return true;
+   for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
+      const Choice &ch = choice(i, bs);
+      if (ch.n == kBad)
+         continue;
+      uint8_t set[3];
+      unsigned nset;
+      if (claim_in_place(ch, ports, set, nset) && extend(i + 1, end, ports))
+         return true;
+      while (nset)
+         ports[set[--nset]] = -1;
+   }
+   return false;
+}
+
+/* Does claim set a hold all of b's claims? */
+bool claims_cover(const Choice &a, const Choice &b)
+{
+   for (unsigned k = 0; k < b.n; k++) {
+      bool found = false;
+      for (unsigned j = 0; j < a.n && !found; j++)
+         found = a.c[j].port == b.c[k].port && a.c[j].sel == b.c[k].sel;
+      if (!found)
+         return false;
+   }
+   return true;
+}
+
+/* The whole group [0, end) from no claims.  Mostly run for candidates
+ * that do not fit, where every assignment is tried: swizzles whose claims
+ * include another's (the same claims, often: an operand that is no GPR
+ * frees its cycle) can never fit where that one does not, so only the
+ * minimal claim sets are searched, fewest choices first. */
+bool GroupFit::search_all(unsigned end, int16_t (&ports)[12])
+{
+   for (unsigned i = 0; i < end; i++) {
+      Choice valid[6];
+      unsigned nvalid = 0;
+      for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
+         const Choice &ch = choice(i, bs);
+         int16_t none[12];
+         std::fill(none, none + 12, int16_t(-1));
+         if (ch.n != kBad && claim(ch, none))
+            valid[nvalid++] = ch;
+      }
+      nreduced_[i] = 0;
+      for (unsigned j = 0; j < nvalid; j++) {
+         bool covered = false;
+         for (unsigned k = 0; k < nvalid && !covered; k++)
+            covered = k != j && claims_cover(valid[j], valid[k]) &&
+                      (k < j || !claims_cover(valid[k], valid[j]));
+         if (!covered)
+            reduced_[i][nreduced_[i]++] = valid[j];
+      }
+      if (!nreduced_[i])
+         return false;
+      order_[i] = uint8_t(i);
+   }
+   std::stable_sort(order_, order_ + end,
+                    [&](uint8_t a, uint8_t b) { return nreduced_[a] < nreduced_[b]; });
+   return search_reduced(0, end, ports);
+}
+
+bool GroupFit::search_reduced(unsigned d, unsigned end, int16_t (&ports)[12])
+{
+   if (d == end)
+      return true;
+   const unsigned i = order_[d];
+   for (unsigned c = 0; c < nreduced_[i]; c++) {
+      uint8_t set[3];
+      unsigned nset;
+      if (claim_in_place(reduced_[i][c], ports, set, nset) && search_reduced(d + 1, end, ports))
+         return true;
+      while (nset)
+         ports[set[--nset]] = -1;
+   }
+   return false;
+}
+
+bool GroupFit::try_add(const AluClause &cl, const std::vector<uint32_t> &nodes,
+                       const std::vector<uint8_t> &slots, size_t old)
+{
+   const size_t total = nodes.size();
+   if (total > kMax || old != n_)
+      return false;
+   /* The candidate's operands as materialize() makes them, with PV/PS:
+    * a literal too many or a PV/PS-only operand without its producer
+    * fails the retry without PV/PS too. */
+   uint32_t lits[4];
+   std::copy(lits_, lits_ + nlit_, lits);
+   unsigned nlit = nlit_;
+   bool forwarded = forwarded_;
+   for (size_t k = old; k < total; k++)
+      if (!convert_node(cl.nodes[nodes[k]], slots[k], prev_, prev_nodes_, lits, nlit, forwarded,
+                        ins_[k]))
+         return false;
+   if (fwd_fits_) {
+      int cfile[4][2];
+      std::copy(&cfile_[0][0], &cfile_[0][0] + 8, &cfile[0][0]);
+      bool ok = true;
+      for (size_t k = old; k < total && ok; k++) {
+         ok = analyze_instr(chip_, ins_[k], cfile, ops_[k]);
+         if (!ok)
+            break;
+         nchoice_[k] = ops_[k].trans ? 4 : 6;
+         made_[k] = 0;
+      }
+      /* Around the accepted group's assignment first; else the whole
+       * group again, which is what materialize() decides on. */
+      int16_t ports[12];
+      if (ok) {
+         std::copy(ports_, ports_ + 12, ports);
+         ok = extend(unsigned(old), unsigned(total), ports);
+         if (!ok) {
+            std::fill(ports, ports + 12, int16_t(-1));
+            ok = search_all(unsigned(total), ports);
+         }
+      }
+      if (ok) {
+         std::copy(ports, ports + 12, ports_);
+         std::copy(&cfile[0][0], &cfile[0][0] + 8, &cfile_[0][0]);
+         std::copy(lits, lits + nlit, lits_);
+         nlit_ = nlit;
+         forwarded_ = forwarded;
+         n_ = unsigned(total);
+         return true;
+      }
+   }
+   /* materialize_group_into's retry without PV/PS (rare: the corpus never
+    * needs it), done as it does it.  The group fails with PV/PS for good
+    * then: every constraint only grows with the group. */
+   if (!forwarded)
+      return false;
+   bool dummy = false;
+   if (!materialize(chip_, cl, nodes, slots, nullptr, nullptr, dummy, scratch_))
+      return false;
+   fwd_fits_ = false;
+   std::copy(lits, lits + nlit, lits_);
+   nlit_ = nlit;
+   forwarded_ = true;
+   n_ = unsigned(total);
+   return true;
 }
 
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl)

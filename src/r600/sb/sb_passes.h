@@ -79,6 +79,75 @@ bool materialize_group_into(ChipClass chip, const AluClause &cl,
                             const std::vector<uint8_t> &slots, const AluGroup *prev,
                             const GroupNode *prev_nodes, AluGroup &out);
 
+/* One GPR read-port claim of an instruction under one bank swizzle, and
+ * all claims of that choice (n == kSwizzleBad: the swizzle breaks the trans
+ * slot's constant cycles).  port = cycle * 4 + channel. */
+struct SwizzleClaim {
+   uint8_t port;
+   uint8_t sel;
+};
+struct SwizzleChoice {
+   uint8_t n;
+   SwizzleClaim c[3];
+};
+constexpr uint8_t kSwizzleBad = 0xff;
+/* What the claims of an instruction depend on, besides its selectors. */
+struct SwizzleOperands {
+   uint8_t nsrc, consts;
+   bool trans;
+   bool gpr[3], reg[3];
+};
+
+/* materialize_group_into's yes/no for a group filled one unit at a time,
+ * without building it: the post_scheduler tries many candidates per
+ * group, and rebuilding the whole group and searching all its bank
+ * swizzles again for each cost more than the rest of the pass.  The
+ * accepted nodes are kept as literals, constant-file pairs, the read-port
+ * claims of each instruction under each swizzle and one legal assignment;
+ * a candidate is first fitted around that assignment, and only when that
+ * fails is the whole group searched again.  The answer is always the one
+ * materialize_group_into would give for the whole group (the retry without
+ * PV/PS included); the group itself is still materialized once it is
+ * complete. */
+class GroupFit {
+ public:
+   static constexpr unsigned kMax = 16; /* instructions, as the swizzle search */
+
+   void start(ChipClass chip, const AluGroup *prev, const GroupNode *prev_nodes);
+   /* nodes/slots: the group with the candidate; [0, old) were accepted
+    * before.  True: the candidate is accepted into the state. */
+   bool try_add(const AluClause &cl, const std::vector<uint32_t> &nodes,
+                const std::vector<uint8_t> &slots, size_t old);
+
+ private:
+   const SwizzleChoice &choice(unsigned i, unsigned bs);
+   bool extend(unsigned i, unsigned end, int16_t (&ports)[12]);
+   bool search_all(unsigned end, int16_t (&ports)[12]);
+   bool search_reduced(unsigned d, unsigned end, int16_t (&ports)[12]);
+
+   ChipClass chip_ = ChipClass::Evergreen;
+   const AluGroup *prev_ = nullptr;
+   const GroupNode *prev_nodes_ = nullptr;
+   unsigned n_ = 0; /* accepted instructions */
+   uint32_t lits_[4];
+   unsigned nlit_ = 0;
+   int cfile_[4][2];
+   bool forwarded_ = false; /* an accepted read became PV/PS */
+   bool fwd_fits_ = true;   /* the accepted group fits with PV/PS reads */
+   AluInstr ins_[kMax];     /* accepted, then candidate instructions */
+   SwizzleOperands ops_[kMax];
+   uint8_t nchoice_[kMax];
+   uint8_t made_[kMax];     /* bit bs: choice_[i][bs] is made */
+   SwizzleChoice choice_[kMax][6];
+   int16_t ports_[12];      /* the claims of one legal assignment */
+   /* search_all(): the choices that matter of each instruction, and the
+    * order the instructions are searched in. */
+   SwizzleChoice reduced_[kMax][6];
+   uint8_t nreduced_[kMax];
+   uint8_t order_[kMax];
+   AluGroup scratch_;       /* the retry without PV/PS */
+};
+
 /* All groups of a clause in hardware form (fixed ones verbatim). */
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl);
 

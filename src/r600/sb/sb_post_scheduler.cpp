@@ -443,8 +443,7 @@ class ValueScheduler {
    };
 
    void build_deps();
-   bool try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4],
-                 std::optional<AluGroup> &mat);
+   bool try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4]);
    void set_operands(uint32_t i);
    void placed(uint32_t u, std::vector<uint32_t> &now);
    bool assign_group(size_t gi);
@@ -480,8 +479,9 @@ class ValueScheduler {
    std::vector<unsigned> reg_;      /* per position: assigned key, kPvOnly or kNoReg */
    std::vector<int> pending_, last_read_, last_write_;
    std::vector<GroupNode> groups_;
-   std::optional<AluGroup> last_hw_;
-   AluGroup scratch_;
+   std::optional<AluGroup> last_hw_; /* the last group placed, in hardware form */
+   AluGroup scratch_;               /* the next last_hw_ */
+   GroupFit fit_; /* the group being filled */
    std::vector<uint32_t> pos_of_; /* node id -> position */
    std::vector<std::pair<uint32_t, uint32_t>> livein_readers_; /* build_deps */
    unsigned cur_ = 0;
@@ -635,8 +635,7 @@ void ValueScheduler::set_operands(uint32_t i)
    }
 }
 
-bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4],
-                              std::optional<AluGroup> &mat)
+bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4])
 {
    bool try_used[5];
    std::copy(used, used + 5, try_used);
@@ -687,19 +686,13 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
       g.nodes.push_back(ids_[x]);
       g.slots.push_back(uint8_t(slot));
    }
-   /* Every candidate is materialized: into one scratch group that trades
-    * storage with `mat`, so the trials allocate nothing once warm. */
-   if (!materialize_group_into(chip_, cl_, g.nodes, g.slots,
-                               groups_.empty() ? prev_hw_ : &*last_hw_,
-                               groups_.empty() ? prev_fixed_nodes_ : &groups_.back(),
-                               scratch_)) {
+   /* Every candidate is tested against the group's read-port, constant
+    * and literal state, without building the group. */
+   if (!fit_.try_add(cl_, g.nodes, g.slots, old)) {
       g.nodes.resize(old);
       g.slots.resize(old);
       return false;
    }
-   if (!mat)
-      mat.emplace();
-   std::swap(*mat, scratch_);
    std::copy(try_used, try_used + 5, used);
    return true;
 }
@@ -819,7 +812,6 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
       return a < b;
    };
    std::vector<uint32_t> ready, later, now, next;
-   std::optional<AluGroup> mat; /* the group being filled, in hardware form */
    for (size_t i = 0; i < n; i++)
       if (unit_[i] == i && npred_[i] == 0)
          ready.push_back(uint32_t(i));
@@ -846,12 +838,15 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
       g.slots.reserve(5);
       bool used[5] = {};
       size_t tries = 0;
+      const AluGroup *prev_hw = groups_.empty() ? prev_hw_ : &*last_hw_;
+      const GroupNode *prev_nodes = groups_.empty() ? prev_fixed_nodes_ : &groups_.back();
+      fit_.start(chip_, prev_hw, prev_nodes);
       for (size_t k = 0; k < ready.size() && tries < kMaxTries; k++) {
          const uint32_t u = ready[k];
          if (group_of_[u] != kNoReg || earliest_[u] > cur_)
             continue;
          tries++;
-         if (!try_unit(u, g, used, demanded, mat))
+         if (!try_unit(u, g, used, demanded))
             continue;
          for (uint32_t x : members(u))
             group_of_[x] = cur_;
@@ -886,9 +881,26 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
          else
             chan_mask_[i] = used_mask;
       }
+      /* The next group reads this one's results through PV/PS, and that
+       * only needs each instruction's op, destination and slot, in slot
+       * order: fit_ accepted the group, there is no need to build it. */
+      {
+         std::pair<uint8_t, uint32_t> order[5]; /* one node per slot (used[]) */
+         const size_t ng = g.nodes.size();
+         for (size_t k = 0; k < ng; k++)
+            order[k] = {g.slots[k], g.nodes[k]};
+         std::sort(order, order + ng);
+         scratch_.instrs.clear();
+         scratch_.literals.clear();
+         for (size_t k = 0; k < ng; k++) {
+            scratch_.instrs.push_back(cl_.nodes[order[k].second].bc);
+            scratch_.instrs.back().slot = order[k].first;
+         }
+      }
+      if (!last_hw_)
+         last_hw_.emplace();
+      std::swap(*last_hw_, scratch_);
       groups_.push_back(std::move(g));
-      /* mat holds this group (g is not empty, so a unit was accepted). */
-      std::swap(last_hw_, mat);
       if (cur_ > 0 && !assign_group(cur_ - 1))
          return false;
       next.clear();
