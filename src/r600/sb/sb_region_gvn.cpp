@@ -386,6 +386,86 @@ struct ValueKeyHash {
    }
 };
 
+/* The value table: open addressing with linear probing over a flat slot
+ * array, entries in a pool in insertion order.  Scopes end in the reverse
+ * order they began, so entries are removed last-in first-out, and clearing
+ * the slot of the newest entry is a correct deletion for linear probing
+ * (any key probing past that slot was inserted after it, and is already
+ * gone).  One allocation per growth instead of one node per entry. */
+class ValueTable {
+ public:
+   const Value *find(const ValueKey &k) const
+   {
+      if (slots_.empty())
+         return nullptr;
+      for (size_t h = ValueKeyHash{}(k) & mask_;; h = (h + 1) & mask_) {
+         const Slot &sl = slots_[h];
+         if (sl.entry < 0)
+            return nullptr;
+         if (sl.key == k)
+            return &vals_[sl.entry];
+      }
+   }
+
+   /* False (and no change) when the key is present. */
+   bool insert(const ValueKey &k, const Value &v)
+   {
+      if ((vals_.size() + 1) * 2 > slots_.size())
+         grow();
+      size_t h = ValueKeyHash{}(k) & mask_;
+      for (; slots_[h].entry >= 0; h = (h + 1) & mask_)
+         if (slots_[h].key == k)
+            return false;
+      slots_[h].key = k;
+      slots_[h].entry = int32_t(vals_.size());
+      vals_.push_back(v);
+      where_.push_back(uint32_t(h));
+      return true;
+   }
+
+   size_t size() const { return vals_.size(); }
+
+   /* Removes the newest entries until `n` are left. */
+   void truncate(size_t n)
+   {
+      while (vals_.size() > n) {
+         slots_[where_.back()].entry = -1;
+         where_.pop_back();
+         vals_.pop_back();
+      }
+   }
+
+ private:
+   struct Slot {
+      ValueKey key;
+      int32_t entry = -1; /* index into vals_, -1: empty */
+   };
+
+   void grow()
+   {
+      const size_t cap = slots_.empty() ? 64 : slots_.size() * 2;
+      std::vector<Slot> old;
+      old.swap(slots_);
+      slots_.assign(cap, Slot{});
+      mask_ = cap - 1;
+      /* Reinserted in insertion order: the table is then as if built in
+       * that order, which keeps the last-in first-out deletion valid. */
+      for (size_t e = 0; e < where_.size(); e++) {
+         const Slot &o = old[where_[e]];
+         size_t h = ValueKeyHash{}(o.key) & mask_;
+         while (slots_[h].entry >= 0)
+            h = (h + 1) & mask_;
+         slots_[h] = o;
+         where_[e] = uint32_t(h);
+      }
+   }
+
+   std::vector<Slot> slots_;
+   size_t mask_ = 0;
+   std::vector<Value> vals_;     /* by entry, insertion order */
+   std::vector<uint32_t> where_; /* by entry: its slot */
+};
+
 struct Gvn {
    RegionShader &sh;
    /* By value_id: what uses of a MOV result read instead. */
@@ -394,9 +474,8 @@ struct Gvn {
     * destroy. */
    std::vector<int32_t> copy;
    std::vector<Value> copies;
-   std::unordered_map<ValueKey, Value, ValueKeyHash> table;
-   std::vector<ValueKey> scope_keys;
-   std::vector<size_t> scope_marks;
+   ValueTable table;
+   std::vector<size_t> scope_marks; /* table sizes where the open scopes began */
    /* Whole dot products (reduction groups), scoped like `table`. */
    std::map<std::vector<OperandKey>, Value> dot_table;
    std::vector<std::vector<OperandKey>> dot_scope_keys;
@@ -846,9 +925,8 @@ struct Gvn {
          auto key = value_key(a);
          if (!key)
             continue;
-         auto it = table.find(*key);
-         if (it != table.end()) {
-            replace(a, AluOp::MOV, it->second, false);
+         if (const Value *first = table.find(*key)) {
+            replace(a, AluOp::MOV, *first, false);
             continue;
          }
          /* Array elements keep their register; their values must not be
@@ -858,8 +936,7 @@ struct Gvn {
             pending.emplace_back(*key, &d);
       }
       for (auto &[key, v] : pending) {
-         if (table.emplace(key, *v).second)
-            scope_keys.push_back(key);
+         table.insert(key, *v);
       }
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
@@ -871,18 +948,14 @@ struct Gvn {
 
    void push_scope()
    {
-      scope_marks.push_back(scope_keys.size());
+      scope_marks.push_back(table.size());
       dot_scope_marks.push_back(dot_scope_keys.size());
    }
 
    void pop_scope()
    {
-      size_t mark = scope_marks.back();
+      table.truncate(scope_marks.back());
       scope_marks.pop_back();
-      while (scope_keys.size() > mark) {
-         table.erase(scope_keys.back());
-         scope_keys.pop_back();
-      }
       size_t dmark = dot_scope_marks.back();
       dot_scope_marks.pop_back();
       while (dot_scope_keys.size() > dmark) {
