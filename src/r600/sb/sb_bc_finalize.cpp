@@ -68,28 +68,51 @@ int operand_const_sel(const Value &v)
    return -1;
 }
 
+namespace {
+
+/* Whether an op alone keeps its group fixed, whatever its operands: asked
+ * for every instruction of every group by gvn, RA and bc_finalize, so
+ * computed once per op (the name tests were most of the cost). */
+bool probe_op_fixes_group(AluOp op)
+{
+   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
+                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
+   if (alu_op_info(op).flags & special)
+      return true;
+   if (alu_slots(ChipClass::Evergreen, op) & (kSlot4 | kSlotXY | kSlotZW) ||
+       alu_slots(ChipClass::Cayman, op) & (kSlot4 | kSlotXY | kSlotZW))
+      return true;
+   if (op == AluOp::ALU_NOP)
+      return true;
+   const std::string_view name = alu_op_name(op);
+   return name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX");
+}
+
+bool op_fixes_group(AluOp op)
+{
+   static const std::vector<uint8_t> table = [] {
+      std::vector<uint8_t> t(kNumAluOps);
+      for (unsigned o = 0; o < kNumAluOps; o++)
+         t[o] = probe_op_fixes_group(AluOp(o));
+      return t;
+   }();
+   return table[unsigned(op)] != 0;
+}
+
+} // namespace
+
 bool alu_group_is_fixed(const Node *group)
 {
    /* Keep in sync with RA (sb_ra.h): values defined in a fixed group keep
     * the channel of their slot. */
-   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
-                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
    std::map<AluOp, unsigned> count;
    for (const Node *a : group->children) {
       if (a->kind != NodeKind::Alu || !a->alu)
          return true;
       const AluInstr &in = *a->alu;
-      const AluOpInfo &info = alu_op_info(in.op);
-      if (info.flags & special)
+      if (op_fixes_group(in.op))
          return true;
-      if (alu_slots(ChipClass::Evergreen, in.op) & (kSlot4 | kSlotXY | kSlotZW) ||
-          alu_slots(ChipClass::Cayman, in.op) & (kSlot4 | kSlotXY | kSlotZW))
-         return true;
-      if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.index_mode ||
-          in.op == AluOp::ALU_NOP)
-         return true;
-      const std::string_view name = alu_op_name(in.op);
-      if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX"))
+      if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.index_mode)
          return true;
       for (const Value &v : a->src)
          if (v.kind == ValueKind::Rel)
