@@ -1303,6 +1303,67 @@ TEST(SbIfConversion, SharedSideWorkRunsLikeThePlainCode)
    }
 }
 
+/* Sharing across nesting levels: the outer ELSE holds an inner if (already
+ * converted when the outer one is tried, so its work and selects sit on the
+ * outer ELSE side) after the same RSQ -> MUL chain THEN computes.  The MUL
+ * matches only once its RSQ operand is renamed to THEN's, so both run once;
+ * the result agrees with the plain code in the emulator. */
+TEST(SbIfConversion, SharedChainAcrossNestedLevels)
+{
+   std::string text = "FRAG\n"
+                      "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                      "DCL OUT[0], COLOR\n"
+                      "DCL TEMP[0..3]\n"
+                      "IMM[0] FLT32 {    0.5000,     0.2500,     0.0000,    -0.7500}\n"
+                      "  0: FSLT TEMP[1].x, IN[0].xxxx, IMM[0].zzzz\n"
+                      "  1: UIF TEMP[1].xxxx :6\n"
+                      "  2:   RSQ TEMP[2].x, |IN[0].yyyy|\n"
+                      "  3:   MUL TEMP[3].x, TEMP[2].xxxx, IN[0].zzzz\n"
+                      "  4:   MUL TEMP[0], IN[0], TEMP[3].xxxx\n"
+                      "  5: ELSE :15\n"
+                      "  6:   FSLT TEMP[1].y, IN[0].wwww, IMM[0].zzzz\n"
+                      "  7:   RSQ TEMP[2].x, |IN[0].yyyy|\n"
+                      "  8:   MUL TEMP[3].x, TEMP[2].xxxx, IN[0].zzzz\n"
+                      "  9:   UIF TEMP[1].yyyy :12\n"
+                      " 10:     MAD TEMP[0], IN[0], TEMP[3].xxxx, IMM[0].yyyy\n"
+                      " 11:   ELSE :13\n"
+                      " 12:     ADD TEMP[0], IN[0], TEMP[3].xxxx\n"
+                      " 13:   ENDIF\n"
+                      " 14: ENDIF\n"
+                      " 15: MOV OUT[0], TEMP[0]\n"
+                      " 16: END\n";
+   for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
+      WholeStats st;
+      compile_and_convert(text, "nested rsq", chip, st);
+      EXPECT_EQ(st.failures, "");
+      EXPECT_EQ(st.ifs, 2u);
+      EXPECT_EQ(st.converted, 2u);
+      EXPECT_EQ(st.compared, 1u);
+      /* RSQs and MULs in the tree before conversion, and after conversion
+       * and dce. */
+      unsigned rsq[2] = {}, mul[2] = {};
+      with_plain_bytecode(text, "nested rsq", chip, [&](const Program &p, const ShaderInfo &) {
+         Diagnostics d;
+         auto sh = region_parse(p, {}, d);
+         ASSERT_TRUE(sh) << d.str();
+         ssa_prepare(*sh);
+         ssa_rename(*sh);
+         std::string dump = region_dump(*sh);
+         rsq[0] = count_lines(dump, "RECIPSQRT");
+         mul[0] = count_lines(dump, "MUL");
+         IfConversionStats ic;
+         ASSERT_TRUE(if_conversion(*sh, d, &ic) && dce_cleanup(*sh, d)) << d.str();
+         EXPECT_EQ(ic.converted, 2u);
+         dump = region_dump(*sh);
+         rsq[1] = count_lines(dump, "RECIPSQRT");
+         mul[1] = count_lines(dump, "MUL");
+      });
+      EXPECT_EQ(rsq[0], 2u);
+      EXPECT_EQ(rsq[1], 1u);
+      EXPECT_EQ(mul[1] + 1, mul[0]);
+   }
+}
+
 /* An indirect constant read in TGSI (the plain backend loads it with a
  * VFETCH from the constant buffer) inside an if, as the dolphin
  * ubershaders select colour sources: the if converts, and the pipeline's
