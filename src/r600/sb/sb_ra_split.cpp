@@ -84,8 +84,12 @@ struct Splitter {
    /* The MOVs of 0.0/1.0 nothing reads any more (they fed only exports and
     * TEX coordinates) go, so they hold no register.  As in dce_cleanup, a
     * group left empty goes, and so does a synthetic clause; a bytecode
-    * clause stays (its op may matter to the control flow). */
-   bool drop_dead_const_movs(const std::vector<uint32_t> &uses)
+    * clause stays (its op may matter to the control flow).  `gone` gets
+    * the values the dropped MOVs defined; `regrouped` is set when a group
+    * that kept results stopped being fixed (alu_group_fixed) without
+    * them. */
+   bool drop_dead_const_movs(const std::vector<uint32_t> &uses, std::vector<unsigned> &gone,
+                             bool &regrouped)
    {
       bool dropped = false;
       auto erase = [](std::vector<Node *> &v, const Node *n) {
@@ -96,9 +100,16 @@ struct Splitter {
          return true;
       };
       for (const ConstMov &m : const_movs) {
-         if (uses[sh.value_id(m.alu->dst[0])] || !erase(m.group->children, m.alu))
+         const unsigned id = sh.value_id(m.alu->dst[0]);
+         if (uses[id])
+            continue;
+         const bool was_fixed = alu_group_fixed(sh, m.group);
+         if (!erase(m.group->children, m.alu))
             continue;
          dropped = true;
+         gone.push_back(id);
+         if (was_fixed && !m.group->children.empty() && !alu_group_fixed(sh, m.group))
+            regrouped = true;
          if (m.group->children.empty() && erase(m.cf->children, m.group) &&
              m.cf->children.empty() && !m.cf->cf && m.parent)
             erase(m.parent->children, m.cf);
@@ -619,9 +630,20 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    TreeFacts facts{sh, ctx, &uses, {}};
    facts.init_vars();
    facts.walk(sh.root, 0);
-   if (s.const_operands && s.drop_dead_const_movs(uses)) {
-      /* The tree lost instructions (maybe whole groups): take presence,
-       * fixed channels and copies again from what is left. */
+   std::vector<unsigned> gone;
+   bool regrouped = false;
+   if (s.const_operands && s.drop_dead_const_movs(uses, gone, regrouped) && !regrouped) {
+      /* The tree lost MOVs of constants nothing reads (maybe whole groups):
+       * what the walk took from them was their result's presence and
+       * fixed channel (they are no copies: their source is a constant),
+       * and the groups that keep results are as fixed as before. */
+      for (unsigned i : gone) {
+         ctx.allocatable[i] = false;
+         ctx.fixed_chan[i] = -1;
+      }
+   } else if (regrouped) {
+      /* A group's remaining results may lose their fixed channels: take
+       * presence, fixed channels and copies again from what is left. */
       ctx.allocatable.assign(nv, false);
       ctx.fixed_chan.assign(nv, -1);
       ctx.copies.clear();
