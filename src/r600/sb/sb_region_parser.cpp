@@ -40,9 +40,17 @@ struct Parser {
    Value var(VarKind k, unsigned index, unsigned chan)
    {
       Value v;
+      put_var(v, k, index, chan);
+      return v;
+   }
+
+   /* var() into a default-constructed Value where it lives: a temporary
+    * Value cost a move assignment and a destructor (its vectors and
+    * pointer) per operand. */
+   void put_var(Value &v, VarKind k, unsigned index, unsigned chan)
+   {
       v.kind = ValueKind::Var;
       v.var = sh.var_id(k, index, chan);
-      return v;
    }
 
    bool rel_value(unsigned i, unsigned gpr, unsigned chan, unsigned index_mode, bool is_dst,
@@ -80,7 +88,7 @@ struct Parser {
             if (!rel_value(i, s.sel, s.chan, in.index_mode, false, out))
                return false;
          } else {
-            out = var(VarKind::Gpr, s.sel, s.chan);
+            put_var(out, VarKind::Gpr, s.sel, s.chan); /* out is fresh */
          }
          break;
       case SrcKind::KCache: {
@@ -124,7 +132,7 @@ struct Parser {
          if (!p)
             return fail(i, "PV/PS refers to no instruction of the previous group");
          if (p->dst[0].kind == ValueKind::None)
-            p->dst[0] = var(VarKind::Temp, unsigned(sh.vars.size()), 0);
+            put_var(p->dst[0], VarKind::Temp, unsigned(sh.vars.size()), 0); /* was None */
          if (p->dst[0].kind != ValueKind::Var)
             return fail(i, "PV/PS of a relative write is not supported");
          out = p->dst[0];
@@ -164,7 +172,7 @@ struct Parser {
                if (!alu_src(i, cf, g, in, in.src[k], prev, a->src.emplace_back()))
                   return false;
             if (in.pred_sel == 2 || in.pred_sel == 3)
-               a->src.push_back(var(VarKind::Pred, 0, 0));
+               put_var(a->src.emplace_back(), VarKind::Pred, 0, 0);
             Value &d = a->dst.emplace_back();
             if (in.dst.write || alu_is_op3(in.op)) {
                if (in.dst.rel) {
@@ -177,11 +185,11 @@ struct Parser {
             }
             unsigned flags = alu_op_info(in.op).flags;
             if (flags & AF_MOVA)
-               a->dst.push_back(var(VarKind::AddrReg, 0, 0));
+               put_var(a->dst.emplace_back(), VarKind::AddrReg, 0, 0);
             if (alu_writes_pred(in.op) && in.update_exec_mask)
-               a->dst.push_back(var(VarKind::ExecMask, 0, 0));
+               put_var(a->dst.emplace_back(), VarKind::ExecMask, 0, 0);
             if (alu_writes_pred(in.op) && in.update_pred)
-               a->dst.push_back(var(VarKind::Pred, 0, 0));
+               put_var(a->dst.emplace_back(), VarKind::Pred, 0, 0);
             gn->children.push_back(a);
          }
          cfn->children.push_back(gn);
@@ -222,18 +230,18 @@ struct Parser {
                return fail(i, "relative fetch addressing is not supported");
             for (unsigned c = 0; c < 4; c++)
                if (t->src_sel[c] < 4)
-                  n->src.push_back(var(VarKind::Gpr, t->src_gpr, t->src_sel[c]));
+                  put_var(n->src.emplace_back(), VarKind::Gpr, t->src_gpr, t->src_sel[c]);
             for (unsigned c = 0; c < 4; c++)
                if (t->dst_sel[c] != kSelMask)
-                  n->dst.push_back(var(VarKind::Gpr, t->dst_gpr, c));
+                  put_var(n->dst.emplace_back(), VarKind::Gpr, t->dst_gpr, c);
          } else {
             const VtxInstr &v = std::get<VtxInstr>(f);
             if (v.src_rel || v.dst_rel)
                return fail(i, "relative fetch addressing is not supported");
-            n->src.push_back(var(VarKind::Gpr, v.src_gpr, v.src_sel_x & 3));
+            put_var(n->src.emplace_back(), VarKind::Gpr, v.src_gpr, v.src_sel_x & 3);
             for (unsigned c = 0; c < 4; c++)
                if (v.dst_sel[c] != kSelMask)
-                  n->dst.push_back(var(VarKind::Gpr, v.dst_gpr, c));
+                  put_var(n->dst.emplace_back(), VarKind::Gpr, v.dst_gpr, c);
          }
          cfn->children.push_back(n);
       }
