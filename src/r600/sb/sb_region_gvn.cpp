@@ -502,31 +502,28 @@ struct Gvn {
    }
 
    /* A MOV whose uses may read its source instead. */
-   std::optional<Value> copy_source(const Node *a) const
+   /* Its operand (record_copy takes the copy), or nullptr. */
+   const Value *copy_source(const Node *a) const
    {
       const AluInstr &in = *a->alu;
       if (in.op != AluOp::MOV || in.pred_sel || in.dst.clamp || in.dst.omod ||
           a->dst.size() != 1 || a->dst[0].kind != ValueKind::Var || a->src.size() != 1)
-         return std::nullopt;
+         return nullptr;
       const Value &s = a->src[0];
       switch (s.kind) {
       case ValueKind::Var:
          if (!extendable(s))
-            return std::nullopt;
+            return nullptr;
          break;
       case ValueKind::KCache:
          if (!s.resolved)
-            return std::nullopt;
+            return nullptr;
          break;
       case ValueKind::Inline:
       case ValueKind::Literal: break;
-      default: return std::nullopt;
+      default: return nullptr;
       }
-      Value v = s;
-      v.rel.reset();
-      v.mayuse.clear();
-      v.maydef.clear();
-      return v;
+      return &s;
    }
 
    const Value *lookup_copy(const Value &v) const
@@ -539,18 +536,22 @@ struct Gvn {
       return &copies[copy[id]];
    }
 
-   /* Uses of `dst` (a Var value) read `src` from now on. */
-   void record_copy(const Value &dst, Value &&src)
+   /* Uses of `dst` (a Var value) read `src` (a copy_source) from now on:
+    * its operand part, no relative-addressing lists. */
+   void record_copy(const Value &dst, const Value &src)
    {
       unsigned id = sh.value_id(dst);
       if (id >= copy.size())
          return;
       if (copy[id] < 0) {
          copy[id] = int32_t(copies.size());
-         copies.push_back(std::move(src));
-      } else {
-         copies[copy[id]] = std::move(src);
+         copies.emplace_back();
       }
+      Value &v = copies[copy[id]];
+      v = src;
+      v.rel.reset();
+      v.mayuse.clear();
+      v.maydef.clear();
    }
 
    /* What a use with modifiers (neg, abs) of a copy of `s` reads. */
@@ -644,15 +645,17 @@ struct Gvn {
           * swap, which bc_finalize can only emit whole (or not at all). */
          if (nv.kind == ValueKind::Var && group_writes_var(g, nv.var))
             continue;
-         Value old = a->src[i];
+         const ValueKind nkind = nv.kind;
          const unsigned kc_before = distinct_kcache(a->src, nsrc);
-         a->src[i] = nv;
+         /* Moves, not copies: Value's copy is a deep one. */
+         Value old = std::move(a->src[i]);
+         a->src[i] = std::move(nv);
          const unsigned kc_after = distinct_kcache(a->src, nsrc);
          bool ok = (kc_after <= 1 || kc_after <= kc_before) &&
-                   ((!fixed && !kept_whole) || nv.kind != ValueKind::Literal ||
+                   ((!fixed && !kept_whole) || nkind != ValueKind::Literal ||
                     group_literals(g) <= 4);
          if (!ok)
-            a->src[i] = old;
+            a->src[i] = std::move(old);
       }
    }
 
@@ -909,8 +912,8 @@ struct Gvn {
             rewrite_alu_operands(g, a, fixed, kept_whole);
       if (fixed && number_dot(g)) {
          /* Now a plain copy: recorded as one below. */
-         if (auto c = copy_source(g->children[0]))
-            record_copy(g->children[0]->dst[0], std::move(*c));
+         if (const Value *c = copy_source(g->children[0]))
+            record_copy(g->children[0]->dst[0], *c);
          return;
       }
 
@@ -941,8 +944,8 @@ struct Gvn {
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
             continue;
-         if (auto s = copy_source(a))
-            record_copy(a->dst[0], std::move(*s));
+         if (const Value *s = copy_source(a))
+            record_copy(a->dst[0], *s);
       }
    }
 
