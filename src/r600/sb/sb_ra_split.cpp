@@ -176,7 +176,7 @@ struct Splitter {
       a->alu = in;
       Value src = s;
       src.neg = src.abs = false;
-      a->src.push_back(src);
+      a->src.push_back(std::move(src));
       a->dst.push_back(t);
       Node *g = sh.create(NodeKind::AluGroup);
       g->children.push_back(a);
@@ -226,7 +226,7 @@ struct Splitter {
          }
          Value t;
          groups.push_back(copy_group(p->src[idx], t));
-         p->src[idx] = t;
+         p->src[idx] = std::move(t);
       }
       if (!groups.empty())
          n->children.push_back(clause(std::move(groups), n->cf_index));
@@ -241,19 +241,25 @@ struct Splitter {
             continue;
          Value t;
          groups.push_back(copy_group(p->src[0], t));
-         p->src[0] = t;
+         p->src[0] = std::move(t);
       }
       return groups.empty() ? nullptr : clause(std::move(groups), r->cf_index);
    }
 
-   /* Distinct operands of `vals` (from `first`, `count` of them) replaced by
-    * copies appended to `groups`; returns the copies. */
-   std::vector<Value> copy_operands(std::vector<Value> &vals, size_t first, size_t count,
-                                    std::vector<Node *> &groups)
+   /* Each distinct register operand of vals[first, first + count) is
+    * copied (one group each into `groups`) and replaced by its copy; the
+    * copies, in operand order, go into `out` (cleared first).  The copies
+    * are kept as refs and read back from the operand they replaced: a Value
+    * is large, and this runs for every fetch and export. */
+   void copy_operands(std::vector<Value> &vals, size_t first, size_t count,
+                      std::vector<Node *> &groups, std::vector<Ref> &out)
    {
       /* At most four operands: the copies so far are the lookup table. */
-      std::vector<Ref> done;
-      std::vector<Value> out;
+      std::vector<Ref> &done = copy_done_;
+      std::vector<size_t> &at = copy_at_; /* operand now holding copy d */
+      done.clear();
+      at.clear();
+      out.clear();
       for (size_t k = first; k < first + count && k < vals.size(); k++) {
          Value &v = vals[k];
          if (!alloc(v))
@@ -263,12 +269,16 @@ struct Splitter {
             Value t;
             groups.push_back(copy_group(v, t));
             done.push_back(ref(v));
-            out.push_back(t);
+            out.push_back(ref(t));
+            at.push_back(k);
+            v = std::move(t);
+         } else {
+            v = vals[at[d]];
          }
-         v = out[d];
       }
-      return out;
    }
+   std::vector<Ref> copy_done_, copy_refs_;
+   std::vector<size_t> copy_at_;
 
    Node *fetch_clause_copies(Node *cfn)
    {
@@ -288,12 +298,10 @@ struct Splitter {
          if (std::holds_alternative<TexInstr>(*f->fetch))
             for (Value &s : f->src)
                drop_register(s);
-         std::vector<Value> cs = copy_operands(f->src, 0, f->src.size(), groups);
-         if (!cs.empty()) {
-            vecs.emplace_back();
-            for (const Value &c : cs)
-               vecs.back().push_back(ref(c));
-         }
+         std::vector<Ref> &cs = copy_refs_;
+         copy_operands(f->src, 0, f->src.size(), groups, cs);
+         if (!cs.empty())
+            vecs.push_back(cs);
          bool in_array = false;
          std::vector<Ref> d;
          for (const Value &v : f->dst) {
@@ -331,13 +339,12 @@ struct Splitter {
          for (Value &s : cfn->src)
             drop_register(s);
       for (unsigned b = 0; b < e.burst_count; b++) {
-         std::vector<Value> cs = copy_operands(cfn->src, size_t(b) * per, per, groups);
+         std::vector<Ref> &cs = copy_refs_;
+         copy_operands(cfn->src, size_t(b) * per, per, groups, cs);
          if (cs.empty())
             continue;
          if (e.burst_count == 1) {
-            vecs.emplace_back();
-            for (const Value &c : cs)
-               vecs.back().push_back(ref(c));
+            vecs.push_back(cs);
             continue;
          }
          /* Consecutive GPRs: keep the registers the export names. */
