@@ -343,6 +343,7 @@ struct SideCost {
  * check here looks at), so each group is checked once, not again at every
  * nesting level whose side holds it. */
 struct GroupInfo {
+   const Node *group = nullptr;
    const char *why = nullptr; /* the first reason the group cannot move */
    unsigned alu = 0, copies = 0;
    bool whole = false; /* alu_group_is_fixed with more than one instruction */
@@ -382,7 +383,8 @@ struct Converter {
    std::vector<unsigned> then_op_mark;
    unsigned then_op_gen = 0;
    /* GroupInfo of the groups checked so far; a group's Node::scratch is its
-    * index + 1 (run() clears scratch before any group below is checked). */
+    * index + 1.  Scratch is left over from earlier passes until then, so an
+    * entry counts only when it names the group: nothing clears the tree. */
    std::vector<GroupInfo> group_infos;
    std::map<std::string, unsigned> *kept = nullptr;
    mutable const char *why = nullptr;
@@ -507,6 +509,7 @@ struct Converter {
    GroupInfo check_group(const Node *g) const
    {
       GroupInfo gi;
+      gi.group = g;
       if (g->kind != NodeKind::AluGroup) {
          gi.why = "side has a psi or fetch";
          return gi;
@@ -540,11 +543,12 @@ struct Converter {
    /* check_group, once per group. */
    const GroupInfo &group_info(const Node *g)
    {
-      if (!g->scratch) {
-         group_infos.push_back(check_group(g));
-         g->scratch = uint32_t(group_infos.size());
-      }
-      return group_infos[g->scratch - 1];
+      const uint32_t i = g->scratch;
+      if (i && i <= group_infos.size() && group_infos[i - 1].group == g)
+         return group_infos[i - 1];
+      group_infos.push_back(check_group(g));
+      g->scratch = uint32_t(group_infos.size());
+      return group_infos.back();
    }
 
    /* The PRED_SET in `cf` that defines the exec-mask value `cond`, with its
@@ -869,7 +873,9 @@ struct Converter {
       /* The parser bounds nesting; this guards trees built by other passes. */
       if (depth > 256)
          return;
-      n->scratch = 0; /* see group_infos */
+      /* A clause holds groups or fetches, never a region. */
+      if (n->kind == NodeKind::Cf)
+         return;
       bool regions = false;
       for (Node *c : n->children) {
          run(c, depth + 1);
