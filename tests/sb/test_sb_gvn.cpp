@@ -319,6 +319,39 @@ TEST(SbGvn, ValuesInsideAnIfAreNotUsedAfterIt)
              "cf 5 EXPORT_DONE R2.x.1, R2.y.2, R2.z.2, R2.w.1\n");
 }
 
+TEST(SbGvn, ScopesEndCleanlyInALargeValueTable)
+{
+   /* Enough distinct computations that the value table grows while the if
+    * is open (entries leave it last-in first-out at the scope's end): inside
+    * the if, a computation done before it reads the first result; after the
+    * if, one done before it still does, one done only inside is computed
+    * again. */
+   constexpr unsigned kN = 48;
+   std::vector<AluGroup> before, inside;
+   for (unsigned i = 0; i < kN; i++) {
+      before.push_back(group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), lit(0))},
+                             {f2u(float(i + 1))}));
+      inside.push_back(group({alu(AluOp::MUL, kSlotY, dst(3, 1), src_gpr(1, 1), lit(0))},
+                             {f2u(float(i + 2))}));
+   }
+   inside.push_back(group({alu(AluOp::ADD, kSlotZ, dst(3, 2), src_gpr(1, 0), lit(0))},
+                          {f2u(3.0f)}));
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause(before),
+      alu_clause({group({pred(AluOp::PRED_SETGT, src_gpr(1, 0), zero())})}, CfOp::ALU_PUSH_BEFORE),
+      cf_op(CfOp::JUMP, 4, 1),
+      alu_clause(inside, CfOp::ALU_POP_AFTER),
+      alu_clause({group({alu(AluOp::ADD, kSlotX, dst(4, 0), src_gpr(1, 0), lit(0))}, {f2u(5.0f)}),
+                  group({alu(AluOp::MUL, kSlotY, dst(4, 1), src_gpr(1, 1), lit(0))},
+                        {f2u(7.0f)})}),
+      export_done(2),
+   });
+   const std::string d = run(p);
+   EXPECT_NE(d.find("z: MOV R3.z.1 = R2.x.3\n"), std::string::npos) << d;
+   EXPECT_NE(d.find("x: MOV R4.x.1 = R2.x.5\n"), std::string::npos) << d;
+   EXPECT_NE(d.find("y: MUL R4.y.1 = R1.y.0, "), std::string::npos) << d;
+}
+
 TEST(SbGvn, FetchAndExportReadOnlyPlainRegisterCopies)
 {
    /* R3.x = -R1.x feeds a fetch: the modifier cannot go there, the copy
