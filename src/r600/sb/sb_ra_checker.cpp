@@ -40,7 +40,8 @@ struct Checker {
    size_t num_slots = 0;
    unsigned loop_nest = 0; /* loops around the node being walked */
    std::vector<std::vector<unsigned>> loops_in;
-   std::vector<std::pair<int, unsigned>> names; /* value id -> (var, version) */
+   /* value id -> (var, version), for messages only: filled on the first. */
+   mutable std::vector<std::pair<int, unsigned>> names;
    std::vector<const Node *> psi_of;            /* predicated result -> psi */
    /* Value ids through plain copies: a register holding a copy's source
     * holds the copy too (same bits), and RA lets them share. */
@@ -53,6 +54,12 @@ struct Checker {
 
    std::string name(unsigned id) const
    {
+      if (names.empty()) {
+         names.resize(sh.num_values());
+         for (size_t var = 0; var < sh.vars.size(); var++)
+            for (unsigned ver = 0; ver <= sh.version_count[var]; ver++)
+               names[sh.value_id(int(var), ver)] = {int(var), ver};
+      }
       Value v;
       v.kind = ValueKind::Var;
       v.var = names[id].first;
@@ -473,10 +480,6 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       return false;
    }
    Checker ck(sh, alloc, diags);
-   ck.names.resize(sh.num_values());
-   for (size_t v = 0; v < sh.vars.size(); v++)
-      for (unsigned ver = 0; ver <= sh.version_count[v]; ver++)
-         ck.names[sh.value_id(int(v), ver)] = {int(v), ver};
    ck.psi_of.assign(sh.num_values(), nullptr);
    ck.canon.resize(sh.num_values());
    for (unsigned i = 0; i < sh.num_values(); i++)
