@@ -14,6 +14,7 @@
  *    one VLIW group (or fetch, or the phis of one region) with each other.
  */
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <set>
 #include <string_view>
@@ -676,6 +677,41 @@ static void build_adjacency(unsigned nv, unsigned shift, const std::vector<Key> 
          adj.list[deg[low[lstart[v] + i]]++] = v;
 }
 
+/* build_adjacency for a small graph: a bit matrix, one bit per edge and
+ * direction, read row by row (each row comes out sorted and without
+ * duplicates).  Only when the matrix is small next to the edge list (a
+ * typical shader: a hundred values, a few hundred edges), where the
+ * transpositions' passes cost more than clearing and scanning it. */
+template <typename Key>
+static bool build_adjacency_dense(unsigned nv, unsigned shift, const std::vector<Key> &keys,
+                                  RaAdjacency &adj)
+{
+   const size_t words = (size_t(nv) + 63) / 64;
+   if (nv > 1024 || size_t(nv) * words > keys.size() + 64)
+      return false;
+   const Key mask = (Key(1) << shift) - 1;
+   std::vector<uint64_t> m(size_t(nv) * words, 0);
+   for (Key k : keys) {
+      const unsigned a = unsigned(k >> shift), b = unsigned(k & mask);
+      m[a * words + b / 64] |= uint64_t(1) << (b % 64);
+      m[b * words + a / 64] |= uint64_t(1) << (a % 64);
+   }
+   adj.start.assign(size_t(nv) + 1, 0);
+   for (unsigned v = 0; v < nv; v++) {
+      unsigned n = 0;
+      for (size_t w = 0; w < words; w++)
+         n += unsigned(std::popcount(m[v * words + w]));
+      adj.start[v + 1] = adj.start[v] + n;
+   }
+   adj.list.resize(adj.start[nv]);
+   unsigned *out = adj.list.data();
+   for (unsigned v = 0; v < nv; v++)
+      for (size_t w = 0; w < words; w++)
+         for (uint64_t bits = m[v * words + w]; bits; bits &= bits - 1)
+            *out++ = unsigned(w * 64) + unsigned(std::countr_zero(bits));
+   return true;
+}
+
 /* chan_excl from its (value, other) pairs: one counting sort. */
 static void build_lists(unsigned nv, const std::vector<std::pair<unsigned, unsigned>> &pairs,
                         RaAdjacency &out)
@@ -746,9 +782,10 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
       live.clear();
       w.walk(sh.root, live);
    }
-   if (w.narrow)
-      build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
-   else
+   if (w.narrow) {
+      if (!build_adjacency_dense(nv, w.key_shift, w.edges32, ctx.adj))
+         build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
+   } else
       build_adjacency(nv, w.key_shift, w.edges, ctx.adj);
    build_lists(nv, w.excl_pairs, ctx.chan_excl);
    Order o{sh, ctx, var_alloc};
