@@ -40,10 +40,18 @@ constexpr uint8_t kBad = kSwizzleBad;
 
 using Operands = SwizzleOperands;
 
+/* src_kind(chip, sel) is KCache or ConstFile, without its walk over the
+ * inline-constant table (this runs for every operand of every candidate):
+ * the same ranges, tested in the same order. */
 bool is_const_port(ChipClass chip, unsigned sel)
 {
-   SrcKind k = src_kind(chip, sel);
-   return k == SrcKind::KCache || k == SrcKind::ConstFile;
+   if (sel <= kSrcGPRLast)
+      return false;
+   if (sel <= kSrcKCACHE1Last)
+      return true;
+   if (is_eg_or_later(chip))
+      return sel >= kSrcKCACHE2First && sel <= kSrcKCACHE3Last;
+   return sel >= kSrcCFILEFirst && sel <= kSrcCFILELast;
 }
 
 bool take_cfile(ChipClass chip, int (&cfile)[4][2], unsigned sel, unsigned chan)
@@ -213,14 +221,31 @@ bool assign_bank_swizzles(ChipClass chip, std::vector<AluInstr> &group)
 
 namespace {
 
+/* The registers `prev` writes that a read can take from PV/PS, in
+ * instruction order (the first match wins), into `out` (room for
+ * prev->instrs.size()). */
+unsigned pv_writers(const AluGroup *prev, PvWriter *out)
+{
+   unsigned n = 0;
+   if (!prev)
+      return 0;
+   for (const AluInstr &p : prev->instrs) {
+      const bool writes = p.dst.write || alu_is_op3(p.op);
+      if (writes && !p.dst.rel && !(alu_op_info(p.op).flags & AF_MOVA))
+         out[n++] = PvWriter{p.dst.gpr, p.dst.chan, uint16_t(p.slot == kSlotT ? kSrc_PS : kSrc_PV),
+                             uint8_t(p.slot == kSlotT ? 0 : p.slot)};
+   }
+   return n;
+}
+
 /* A node in hardware form in `slot`: operands become selectors, a literal
  * the index of its bits in `lits` (the group's literals in order of first
  * use, at most four), a register `prev` writes PV/PS (`forwarded` set).
  * False when a fifth literal is needed or a PV/PS-only operand has no
  * producer in `prev`. */
 bool convert_node(const AluNode &n, uint8_t slot, const AluGroup *prev,
-                  const GroupNode *prev_nodes, uint32_t (&lits)[4], unsigned &nlit,
-                  bool &forwarded, AluInstr &in)
+                  const GroupNode *prev_nodes, const PvWriter *writers, unsigned nwriters,
+                  uint32_t (&lits)[4], unsigned &nlit, bool &forwarded, AluInstr &in)
 {
    in = n.bc;
    in.slot = slot;
@@ -253,12 +278,10 @@ bool convert_node(const AluNode &n, uint8_t slot, const AluGroup *prev,
       }
       case ValueKind::Gpr:
          if (prev && !o.rel) {
-            for (const AluInstr &p : prev->instrs) {
-               const bool writes = p.dst.write || alu_is_op3(p.op);
-               if (writes && !p.dst.rel && !(alu_op_info(p.op).flags & AF_MOVA) &&
-                   p.dst.gpr == o.value.sel && p.dst.chan == o.value.chan) {
-                  src.sel = p.slot == kSlotT ? kSrc_PS : kSrc_PV;
-                  src.chan = p.slot == kSlotT ? 0 : p.slot;
+            for (unsigned w = 0; w < nwriters; w++) {
+               if (writers[w].gpr == o.value.sel && writers[w].chan == o.value.chan) {
+                  src.sel = writers[w].sel;
+                  src.chan = writers[w].pv_chan;
                   forwarded = true;
                   break;
                }
@@ -310,11 +333,20 @@ bool materialize(ChipClass chip, const AluClause &cl, const std::vector<uint32_t
    g.instrs.reserve(nodes.size());
    uint32_t lits[4];
    unsigned nlit = 0;
+   PvWriter wsmall[kMaxSearch];
+   std::vector<PvWriter> wbig;
+   PvWriter *writers = wsmall;
+   if (prev && prev->instrs.size() > kMaxSearch) {
+      wbig.resize(prev->instrs.size());
+      writers = wbig.data();
+   }
+   const unsigned nwriters = pv_writers(prev, writers);
    for (size_t oi = 0; oi < nodes.size(); oi++) {
       const uint8_t slot = order[oi].first;
       const uint32_t id = order[oi].second;
       AluInstr in;
-      if (!convert_node(cl.nodes[id], slot, prev, prev_nodes, lits, nlit, forwarded, in))
+      if (!convert_node(cl.nodes[id], slot, prev, prev_nodes, writers, nwriters, lits, nlit,
+                        forwarded, in))
          return false;
       g.instrs.push_back(in);
    }
@@ -358,6 +390,10 @@ void GroupFit::start(ChipClass chip, const AluGroup *prev, const GroupNode *prev
    chip_ = chip;
    prev_ = prev;
    prev_nodes_ = prev_nodes;
+   /* A previous group too big to tabulate (none is: five slots) leaves
+    * every candidate to materialize_group_into itself. */
+   whole_ = prev && prev->instrs.size() > kMax;
+   nwriters_ = whole_ ? 0 : pv_writers(prev, writers_);
    n_ = 0;
    nlit_ = 0;
    for (auto &c : cfile_)
@@ -486,6 +522,11 @@ bool GroupFit::try_add(const AluClause &cl, const std::vector<uint32_t> &nodes,
                        const std::vector<uint8_t> &slots, size_t old)
 {
    const size_t total = nodes.size();
+   if (whole_) {
+      const bool ok = materialize_group_into(chip_, cl, nodes, slots, prev_, prev_nodes_, scratch_);
+      n_ = ok ? unsigned(total) : n_;
+      return ok;
+   }
    if (total > kMax || old != n_)
       return false;
    /* The candidate's operands as materialize() makes them, with PV/PS:
@@ -496,8 +537,8 @@ bool GroupFit::try_add(const AluClause &cl, const std::vector<uint32_t> &nodes,
    unsigned nlit = nlit_;
    bool forwarded = forwarded_;
    for (size_t k = old; k < total; k++)
-      if (!convert_node(cl.nodes[nodes[k]], slots[k], prev_, prev_nodes_, lits, nlit, forwarded,
-                        ins_[k]))
+      if (!convert_node(cl.nodes[nodes[k]], slots[k], prev_, prev_nodes_, writers_, nwriters_,
+                        lits, nlit, forwarded, ins_[k]))
          return false;
    if (fwd_fits_) {
       int cfile[4][2];

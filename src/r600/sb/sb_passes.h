@@ -98,6 +98,15 @@ struct SwizzleOperands {
    bool gpr[3], reg[3];
 };
 
+/* A register channel the previous group writes: a read of it becomes
+ * PV/PS (sel, chan). */
+struct PvWriter {
+   uint16_t gpr;
+   uint8_t chan;
+   uint16_t sel;
+   uint8_t pv_chan;
+};
+
 /* materialize_group_into's yes/no for a group filled one unit at a time,
  * without building it: the post_scheduler tries many candidates per
  * group, and rebuilding the whole group and searching all its bank
@@ -128,6 +137,9 @@ class GroupFit {
    ChipClass chip_ = ChipClass::Evergreen;
    const AluGroup *prev_ = nullptr;
    const GroupNode *prev_nodes_ = nullptr;
+   bool whole_ = false;     /* prev_ too big for writers_ */
+   PvWriter writers_[kMax]; /* of prev_, worked out once per group */
+   unsigned nwriters_ = 0;
    unsigned n_ = 0; /* accepted instructions */
    uint32_t lits_[4];
    unsigned nlit_ = 0;

@@ -287,7 +287,11 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
    v.src_def.assign(n, {-2, -2, -2});
    v.def_key.assign(n, -1);
    v.local.assign(n, 0);
-   v.readers.assign(n, {});
+   /* The inner lists keep their storage from the last run. */
+   if (v.readers.size() < n)
+      v.readers.resize(n);
+   for (size_t i = 0; i < n; i++)
+      v.readers[i].clear();
    /* Last definition of each register channel in the run (keys < 512). */
    int cur[512];
    std::fill(cur, cur + 512, -1);
@@ -330,7 +334,8 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
  * entering value get the usual weak edge to X and nothing in between
  * needs to be checked.  The MOV leaves `ids` and `v` (positions are
  * renumbered). */
-void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v)
+void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v,
+                 ValueInfo &w)
 {
    const size_t n = ids.size();
    std::vector<uint8_t> gone(n, 0);
@@ -402,11 +407,17 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
    for (size_t i = 0; i < n; i++)
       if (!gone[i])
          pos[i] = uint32_t(k++);
-   ValueInfo w;
+   /* Into w, which then trades places with v (both keep their storage). */
+   w.src_def.clear();
+   w.def_key.clear();
+   w.local.clear();
+   if (w.readers.size() < k)
+      w.readers.resize(k);
    std::vector<uint32_t> kept;
    for (size_t i = 0; i < n; i++) {
       if (gone[i])
          continue;
+      std::vector<uint32_t> &r = w.readers[kept.size()];
       kept.push_back(ids[i]);
       std::array<int, 3> sd = v.src_def[i];
       for (int &x : sd)
@@ -415,26 +426,35 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
       w.src_def.push_back(sd);
       w.def_key.push_back(v.def_key[i]);
       w.local.push_back(v.local[i]);
-      std::vector<uint32_t> r;
+      r.clear();
       for (uint32_t x : v.readers[i])
          r.push_back(pos[x]);
-      w.readers.push_back(std::move(r));
    }
    ids = std::move(kept);
-   v = std::move(w);
+   std::swap(v, w);
 }
 
+/* One per post_scheduler call, run on every run of every clause: its
+ * vectors keep their storage from one run to the next. */
 class ValueScheduler {
  public:
-   ValueScheduler(ChipClass chip, AluClause &cl, std::vector<uint32_t> ids, ValueInfo v,
-                  const LiveSet &after, const AluGroup *prev_fixed,
-                  const GroupNode *prev_fixed_nodes)
-      : chip_(chip), cl_(cl), ids_(std::move(ids)), after_(after), prev_hw_(prev_fixed),
-        prev_fixed_nodes_(prev_fixed_nodes), v_(std::move(v))
-   {
-   }
+   explicit ValueScheduler(ChipClass chip) : chip_(chip) {}
 
-   bool run(std::vector<GroupNode> &out);
+   /* ids and v trade storage with the scheduler's own (both come back
+    * holding garbage). */
+   bool run(AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v, const LiveSet &after,
+            const AluGroup *prev_fixed, const GroupNode *prev_fixed_nodes,
+            std::vector<GroupNode> &out)
+   {
+      cl_ = &cl;
+      std::swap(ids_, ids);
+      std::swap(v_, v);
+      after_ = &after;
+      prev_hw_ = prev_fixed;
+      prev_fixed_nodes_ = prev_fixed_nodes;
+      groups_.clear();
+      return schedule(out);
+   }
 
  private:
    struct Edge {
@@ -442,6 +462,7 @@ class ValueScheduler {
       bool strong;
    };
 
+   bool schedule(std::vector<GroupNode> &out);
    void build_deps();
    bool try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4]);
    void set_operands(uint32_t i);
@@ -449,18 +470,18 @@ class ValueScheduler {
    bool assign_group(size_t gi);
    bool writable(unsigned k, unsigned g) const
    {
-      return !after_.test(k) && pending_[k] == 0 && last_read_[k] <= int(g) &&
+      return !after_->test(k) && pending_[k] == 0 && last_read_[k] <= int(g) &&
              last_write_[k] < int(g);
    }
    bool flexible(uint32_t i) const { return v_.def_key[i] >= 0 && v_.local[i]; }
    void note_reads(uint32_t i, unsigned g);
 
    ChipClass chip_;
-   AluClause &cl_;
+   AluClause *cl_ = nullptr;
    std::vector<uint32_t> ids_;
-   const LiveSet &after_;
-   const AluGroup *prev_hw_;
-   const GroupNode *prev_fixed_nodes_;
+   const LiveSet *after_ = nullptr;
+   const AluGroup *prev_hw_ = nullptr;
+   const GroupNode *prev_fixed_nodes_ = nullptr;
    ValueInfo v_;
    std::vector<uint32_t> unit_;
    /* Flat lists: unit u's members are mem_[mem_off_[u] .. mem_off_[u + 1]],
@@ -484,6 +505,9 @@ class ValueScheduler {
    GroupFit fit_; /* the group being filled */
    std::vector<uint32_t> pos_of_; /* node id -> position */
    std::vector<std::pair<uint32_t, uint32_t>> livein_readers_; /* build_deps */
+   /* schedule()'s lists, kept for their storage. */
+   std::vector<uint8_t> reads_prev_;
+   std::vector<uint32_t> ready_, later_, now_, next_;
    unsigned cur_ = 0;
 };
 
@@ -496,7 +520,7 @@ void ValueScheduler::build_deps()
    std::vector<std::pair<uint32_t, uint32_t>> &livein = livein_readers_;
    livein.clear();
    for (size_t i = 0; i < n; i++) {
-      const AluNode &nd = cl_.nodes[ids_[i]];
+      const AluNode &nd = cl_->nodes[ids_[i]];
       for (unsigned s = 0; s < 3; s++)
          if (v_.src_def[i][s] == -1)
             livein.push_back({key_of(nd.src[s].value.sel, nd.src[s].value.chan), uint32_t(i)});
@@ -553,14 +577,14 @@ void ValueScheduler::build_deps()
    };
    for (size_t i = 0; i < n; i++)
       for (const Edge &e : preds(i))
-         if (!e.strong && cl_.nodes[ids_[e.to]].group == cl_.nodes[ids_[i]].group) {
+         if (!e.strong && cl_->nodes[ids_[e.to]].group == cl_->nodes[ids_[i]].group) {
             uint32_t a = find(uint32_t(i)), b = find(e.to);
             if (a != b)
                unit_[std::max(a, b)] = std::min(a, b);
          }
    /* The slots of a reduction are one instruction. */
    for (size_t i = 0; i + 1 < n; i++) {
-      const AluNode &a = cl_.nodes[ids_[i]], &b = cl_.nodes[ids_[i + 1]];
+      const AluNode &a = cl_->nodes[ids_[i]], &b = cl_->nodes[ids_[i + 1]];
       if (a.group == b.group && alu_is_reduction(chip_, a.bc.op) &&
           alu_is_reduction(chip_, b.bc.op)) {
          uint32_t x = find(uint32_t(i)), y = find(uint32_t(i + 1));
@@ -616,7 +640,7 @@ void ValueScheduler::build_deps()
 
 void ValueScheduler::set_operands(uint32_t i)
 {
-   AluNode &nd = cl_.nodes[ids_[i]];
+   AluNode &nd = cl_->nodes[ids_[i]];
    for (unsigned s = 0; s < 3; s++) {
       const int d = v_.src_def[i][s];
       if (d < 0 || !v_.local[d])
@@ -641,7 +665,7 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
    std::copy(used, used + 5, try_used);
    const size_t old = g.nodes.size();
    for (uint32_t x : members(u)) {
-      AluNode &nd = cl_.nodes[ids_[x]];
+      AluNode &nd = cl_->nodes[ids_[x]];
       const unsigned slots = alu_slots(chip_, nd.bc.op);
       const bool vec = (slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op);
       const bool trans = (slots & kSlotS) && chip_ != ChipClass::Cayman && !try_used[kSlotT];
@@ -688,7 +712,7 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
    }
    /* Every candidate is tested against the group's read-port, constant
     * and literal state, without building the group. */
-   if (!fit_.try_add(cl_, g.nodes, g.slots, old)) {
+   if (!fit_.try_add(*cl_, g.nodes, g.slots, old)) {
       g.nodes.resize(old);
       g.slots.resize(old);
       return false;
@@ -699,7 +723,7 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
 
 void ValueScheduler::note_reads(uint32_t i, unsigned g)
 {
-   const AluNode &nd = cl_.nodes[ids_[i]];
+   const AluNode &nd = cl_->nodes[ids_[i]];
    unsigned seen[3];
    unsigned nseen = 0;
    for (unsigned s = 0; s < 3; s++) {
@@ -728,7 +752,7 @@ bool ValueScheduler::assign_group(size_t gi)
       const uint32_t i = pos_of_[g.nodes[k]];
       if (!flexible(i))
          continue;
-      AluNode &nd = cl_.nodes[ids_[i]];
+      AluNode &nd = cl_->nodes[ids_[i]];
       bool pv_only = !alu_is_op3(nd.bc.op);
       unsigned unplaced = 0;
       int last = -1;
@@ -782,13 +806,13 @@ void ValueScheduler::placed(uint32_t u, std::vector<uint32_t> &now)
    }
 }
 
-bool ValueScheduler::run(std::vector<GroupNode> &out)
+bool ValueScheduler::schedule(std::vector<GroupNode> &out)
 {
    const size_t n = ids_.size();
-   pos_of_.assign(cl_.nodes.size(), 0);
+   pos_of_.assign(cl_->nodes.size(), 0);
    for (size_t i = 0; i < n; i++) {
       pos_of_[ids_[i]] = uint32_t(i);
-      AluNode &nd = cl_.nodes[ids_[i]];
+      AluNode &nd = cl_->nodes[ids_[i]];
       if (nd.bc.dst.rel || nd.bc.pred_sel || (alu_op_info(nd.bc.op).flags & AF_MOVA))
          return false;
       for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++)
@@ -803,7 +827,8 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
    /* Critical path first; among equals, units reading a result of the
     * group just placed (PV/PS: no read port, and the value may need no
     * register at all), then program order. */
-   std::vector<uint8_t> reads_prev(n, 0);
+   std::vector<uint8_t> &reads_prev = reads_prev_;
+   reads_prev.assign(n, 0);
    auto prio = [&](uint32_t a, uint32_t b) {
       if (height_[a] != height_[b])
          return height_[a] > height_[b];
@@ -811,7 +836,9 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
          return reads_prev[a] > reads_prev[b];
       return a < b;
    };
-   std::vector<uint32_t> ready, later, now, next;
+   std::vector<uint32_t> &ready = ready_, &later = later_, &now = now_, &next = next_;
+   ready.clear();
+   later.clear();
    for (size_t i = 0; i < n; i++)
       if (unit_[i] == i && npred_[i] == 0)
          ready.push_back(uint32_t(i));
@@ -832,7 +859,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
       for (uint32_t u : ready)
          for (uint32_t x : members(u))
             if (!flexible(x))
-               demanded[cl_.nodes[ids_[x]].bc.dst.chan & 3]++;
+               demanded[cl_->nodes[ids_[x]].bc.dst.chan & 3]++;
       GroupNode g;
       g.nodes.reserve(5); /* a group's most: one allocation, not three */
       g.slots.reserve(5);
@@ -873,7 +900,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
          note_reads(i, cur_);
          if (!flexible(i))
             continue;
-         const AluOp op = cl_.nodes[g.nodes[k]].bc.op;
+         const AluOp op = cl_->nodes[g.nodes[k]].bc.op;
          if (g.slots[k] != kSlotT)
             chan_mask_[i] = uint8_t(1u << g.slots[k]);
          else if (alu_is_trans_only(chip_, op) || !(alu_slots(chip_, op) & kSlotV))
@@ -893,7 +920,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
          scratch_.instrs.clear();
          scratch_.literals.clear();
          for (size_t k = 0; k < ng; k++) {
-            scratch_.instrs.push_back(cl_.nodes[order[k].second].bc);
+            scratch_.instrs.push_back(cl_->nodes[order[k].second].bc);
             scratch_.instrs.back().slot = order[k].first;
          }
       }
@@ -916,7 +943,7 @@ bool ValueScheduler::run(std::vector<GroupNode> &out)
 
    /* Final registers into the nodes. */
    for (size_t i = 0; i < n; i++) {
-      AluNode &nd = cl_.nodes[ids_[i]];
+      AluNode &nd = cl_->nodes[ids_[i]];
       if (flexible(uint32_t(i))) {
          if (reg_[i] == kPvOnly) {
             nd.bc.dst.write = false;
@@ -1050,9 +1077,17 @@ std::vector<uint8_t> liftable_groups(ChipClass chip, const AluClause &cl)
    return lift;
 }
 
+/* What the value schedule of every run of every clause reuses. */
+struct Scratch {
+   explicit Scratch(ChipClass chip) : sched(chip) {}
+   ValueScheduler sched;
+   ValueInfo v, w;
+};
+
 /* The whole clause on values; false leaves the groups as they were and
  * the nodes to be restored. */
-bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out, bool lift)
+bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out, bool lift,
+                            Scratch &sc)
 {
    const std::vector<LiveSet> after = live_after_groups(chip, cl, live_out);
    for (AluNode &nd : cl.nodes) {
@@ -1067,13 +1102,13 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
    auto flush = [&]() {
       if (run.empty())
          return true;
-      ValueInfo v;
+      ValueInfo &v = sc.v;
       analyze(cl, run, after[run_end], v);
-      fold_copies(chip, cl, run, v);
-      ValueScheduler s(chip, cl, std::move(run), std::move(v), after[run_end],
-                       prev_fixed ? &prev_fixed->original : nullptr, prev_fixed);
+      fold_copies(chip, cl, run, v, sc.w);
+      const bool ok = sc.sched.run(cl, run, v, after[run_end],
+                                   prev_fixed ? &prev_fixed->original : nullptr, prev_fixed, out);
       run.clear();
-      return s.run(out);
+      return ok;
    };
    /* cl.groups stays as it was until the end: read it in place. */
    const std::vector<GroupNode> &source = cl.groups;
@@ -1113,6 +1148,7 @@ bool post_scheduler(Shader &sh, Diagnostics &diags)
    /* Only the nodes change when a schedule fails; copying into the same
     * vector each clause reuses its storage. */
    std::vector<AluNode> saved;
+   Scratch sc(sh.chip);
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       CfNode &c = sh.cf[ci];
       if (!c.is_alu)
@@ -1123,10 +1159,10 @@ bool post_scheduler(Shader &sh, Diagnostics &diags)
        * clause goes again with reductions verbatim (their operands then
        * keep their registers), and last in register order. */
       saved = c.alu.nodes;
-      if (schedule_clause_values(sh.chip, c.alu, live_out[ci], true))
+      if (schedule_clause_values(sh.chip, c.alu, live_out[ci], true, sc))
          continue;
       c.alu.nodes = saved;
-      if (schedule_clause_values(sh.chip, c.alu, live_out[ci], false))
+      if (schedule_clause_values(sh.chip, c.alu, live_out[ci], false, sc))
          continue;
       c.alu.nodes = saved;
       if (!schedule_clause_registers(sh.chip, c.alu, diags))
