@@ -434,18 +434,17 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
    std::swap(v, w);
 }
 
-/* One per post_scheduler call, run on every run of every clause: its
- * vectors keep their storage from one run to the next. */
+/* Run on every run of every clause (one per thread, see post_scheduler):
+ * its vectors keep their storage from one run to the next. */
 class ValueScheduler {
  public:
-   explicit ValueScheduler(ChipClass chip) : chip_(chip) {}
-
    /* ids and v trade storage with the scheduler's own (both come back
     * holding garbage). */
-   bool run(AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v, const LiveSet &after,
-            const AluGroup *prev_fixed, const GroupNode *prev_fixed_nodes,
-            std::vector<GroupNode> &out)
+   bool run(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v,
+            const LiveSet &after, const AluGroup *prev_fixed,
+            const GroupNode *prev_fixed_nodes, std::vector<GroupNode> &out)
    {
+      chip_ = chip;
       cl_ = &cl;
       std::swap(ids_, ids);
       std::swap(v_, v);
@@ -476,7 +475,7 @@ class ValueScheduler {
    bool flexible(uint32_t i) const { return v_.def_key[i] >= 0 && v_.local[i]; }
    void note_reads(uint32_t i, unsigned g);
 
-   ChipClass chip_;
+   ChipClass chip_ = ChipClass::Evergreen;
    AluClause *cl_ = nullptr;
    std::vector<uint32_t> ids_;
    const LiveSet *after_ = nullptr;
@@ -977,12 +976,13 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
 }
 
 /* Live register channels after each group of a clause. */
-std::vector<LiveSet> live_after_groups(ChipClass chip, const AluClause &cl, LiveSet live)
+void live_after_groups(ChipClass chip, const AluClause &cl, LiveSet live,
+                       std::vector<LiveSet> &after)
 {
    if (chip != ChipClass::R600)
       for (unsigned k = kSrcClauseTempFirst * 4; k < 512; k++)
          live.reset(k);
-   std::vector<LiveSet> after(cl.groups.size());
+   after.resize(cl.groups.size());
    for (size_t gi = cl.groups.size(); gi-- > 0;) {
       after[gi] = live;
       for (uint32_t id : cl.groups[gi].nodes)
@@ -998,7 +998,6 @@ std::vector<LiveSet> live_after_groups(ChipClass chip, const AluClause &cl, Live
          }
       }
    }
-   return after;
 }
 
 /* A node the parser could have left movable, or one slot of a reduction. */
@@ -1079,9 +1078,11 @@ std::vector<uint8_t> liftable_groups(ChipClass chip, const AluClause &cl)
 
 /* What the value schedule of every run of every clause reuses. */
 struct Scratch {
-   explicit Scratch(ChipClass chip) : sched(chip) {}
    ValueScheduler sched;
    ValueInfo v, w;
+   std::vector<AluNode> saved; /* post_scheduler's copy of a clause's nodes */
+   std::vector<LiveSet> after; /* schedule_clause_values' */
+   std::vector<uint32_t> run;
 };
 
 /* The whole clause on values; false leaves the groups as they were and
@@ -1089,14 +1090,16 @@ struct Scratch {
 bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out, bool lift,
                             Scratch &sc)
 {
-   const std::vector<LiveSet> after = live_after_groups(chip, cl, live_out);
+   std::vector<LiveSet> &after = sc.after;
+   live_after_groups(chip, cl, live_out, after);
    for (AluNode &nd : cl.nodes) {
       nd.has_pre = true;
       nd.pre_dst = nd.bc.dst;
       nd.pre_src = nd.src;
    }
    std::vector<GroupNode> out;
-   std::vector<uint32_t> run;
+   std::vector<uint32_t> &run = sc.run;
+   run.clear();
    const GroupNode *prev_fixed = nullptr;
    size_t run_end = 0;
    auto flush = [&]() {
@@ -1105,7 +1108,7 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       ValueInfo &v = sc.v;
       analyze(cl, run, after[run_end], v);
       fold_copies(chip, cl, run, v, sc.w);
-      const bool ok = sc.sched.run(cl, run, v, after[run_end],
+      const bool ok = sc.sched.run(chip, cl, run, v, after[run_end],
                                    prev_fixed ? &prev_fixed->original : nullptr, prev_fixed, out);
       run.clear();
       return ok;
@@ -1147,8 +1150,11 @@ bool post_scheduler(Shader &sh, Diagnostics &diags)
    const std::vector<LiveSet> live_out = live_out_or_all(sh);
    /* Only the nodes change when a schedule fails; copying into the same
     * vector each clause reuses its storage. */
-   std::vector<AluNode> saved;
-   Scratch sc(sh.chip);
+   /* Most shaders are small, and allocating the scheduler's lists was a
+    * good part of their time: they live on with the thread, holding the
+    * storage the biggest clause so far needed. */
+   static thread_local Scratch sc;
+   std::vector<AluNode> &saved = sc.saved;
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       CfNode &c = sh.cf[ci];
       if (!c.is_alu)
