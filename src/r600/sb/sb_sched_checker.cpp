@@ -9,6 +9,7 @@
  * live after the clause must end up holding the same value.  The source
  * order uses the registers recorded before renaming (AluNode::pre_*).
  */
+#include <algorithm>
 #include <map>
 
 #include "r600/sb/sb_passes.h"
@@ -33,8 +34,8 @@ struct Tokens {
    }
 };
 
-uint32_t operand_token(const Operand &o, const std::vector<uint32_t> &regs,
-                       const std::vector<uint32_t> &result)
+inline uint32_t operand_token(const Operand &o, const uint32_t *regs,
+                              const std::vector<uint32_t> &result)
 {
    if (o.rel)
       return 0x20000000u; /* compared through the whole register state */
@@ -64,8 +65,8 @@ uint32_t result_token(const AluNode &nd, const AluDst &dst, const std::array<Ope
    return id;
 }
 
-void write_token(const AluNode &nd, const AluDst &dst, uint32_t value, uint32_t id,
-                 std::vector<uint32_t> &regs, Tokens &tok)
+inline void write_token(const AluNode &nd, const AluDst &dst, uint32_t value, uint32_t id,
+                        uint32_t (&regs)[512], Tokens &tok)
 {
    if (!(dst.write || alu_is_op3(nd.bc.op)) || (alu_op_info(nd.bc.op).flags & AF_MOVA))
       return;
@@ -88,7 +89,12 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
       return false;
    };
    const size_t n = cl.nodes.size();
-   std::vector<int> pos(n, -1);
+   /* Per-node tables: kept with the thread, like the scheduler's. */
+   static thread_local std::vector<int> pos_store;
+   static thread_local std::vector<std::array<uint32_t, 3>> expect_store;
+   static thread_local std::vector<uint32_t> result_store, got_store;
+   std::vector<int> &pos = pos_store;
+   pos.assign(n, -1);
    for (size_t gi = 0; gi < cl.groups.size(); gi++) {
       const GroupNode &g = cl.groups[gi];
       bool used[5] = {};
@@ -149,10 +155,13 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
     * and require every operand to see the same value and the registers
     * live after the clause to end up holding the same values. */
    Tokens tok;
-   std::vector<std::array<uint32_t, 3>> expect(n);
-   std::vector<uint32_t> result(n, 0);
-   std::vector<std::vector<uint32_t>> snapshot(n);
-   std::vector<uint32_t> state(512);
+   std::vector<std::array<uint32_t, 3>> &expect = expect_store;
+   expect.assign(n, {});
+   std::vector<uint32_t> &result = result_store;
+   result.assign(n, 0);
+   /* Register state at each relative read (rare: made on the first). */
+   std::vector<std::vector<uint32_t>> snapshot;
+   uint32_t state[512];
    for (unsigned k = 0; k < 512; k++)
       state[k] = kEntry | k;
    auto source_node = [&](size_t i) {
@@ -169,8 +178,10 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
          const AluNode &nd = cl.nodes[i];
          const auto &src = nd.has_pre ? nd.pre_src : nd.src;
          for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
-            if (src[s].rel)
-               snapshot[i] = state;
+            if (src[s].rel) {
+               snapshot.resize(n);
+               snapshot[i].assign(state, state + 512);
+            }
             expect[i][s] = operand_token(src[s], state, result);
          }
          result[i] = result_token(nd, nd.has_pre ? nd.pre_dst : nd.bc.dst, src, expect[i],
@@ -182,10 +193,11 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
                         result[i], uint32_t(i), state, tok);
       b = e;
    }
-   std::vector<uint32_t> sched(512);
+   uint32_t sched[512];
    for (unsigned k = 0; k < 512; k++)
       sched[k] = kEntry | k;
-   std::vector<uint32_t> got(n, 0);
+   std::vector<uint32_t> &got = got_store;
+   got.assign(n, 0);
    for (size_t gi = 0; gi < cl.groups.size(); gi++) {
       const GroupNode &g = cl.groups[gi];
       for (uint32_t i : g.nodes) {
@@ -194,7 +206,8 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
          for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
             const Operand &o = nd.src[s];
             if (o.rel) {
-               if (snapshot[i] != sched)
+               if (i >= snapshot.size() || snapshot[i].size() != 512 ||
+                   !std::equal(sched, sched + 512, snapshot[i].begin()))
                   return fail("node " + std::to_string(i) +
                               " reads relatively with registers holding other values");
             }
@@ -219,8 +232,9 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
       for (uint32_t i : g.nodes)
          write_token(cl.nodes[i], cl.nodes[i].bc.dst, got[i], i, sched, tok);
    }
-   for (unsigned k = 0; k < 512; k++)
-      if (live_out.test(k) && sched[k] != state[k])
+   /* Only the live channels (set bits, lowest first). */
+   for (size_t k = live_out._Find_first(); k < 512; k = live_out._Find_next(k))
+      if (sched[k] != state[k])
          return fail("R" + std::to_string(k / 4) + "." + "xyzw"[k % 4] +
                      " does not hold the source order's value at the end of the clause");
    return true;
