@@ -1,6 +1,7 @@
 /*
- * bc_finalize: region tree + register allocation -> bytecode Program, and
- * identity_allocation, the allocation the source program already had.
+ * bc_finalize: region tree + register allocation -> bytecode Program
+ * (alu_group_is_fixed, operand_const_sel and identity_allocation, which
+ * other passes use too, are in sb_bc_finalize_shared.cpp).
  *
  * The tree is walked in order.  ALU content (Cf nodes whose children are
  * groups, synthetic or not) accumulates into one pending ALU clause until
@@ -45,130 +46,6 @@ namespace sbcc::r600::sb::region {
 namespace {
 
 constexpr unsigned kMaxGpr = 123; /* 123..127 are clause temporaries on R700+ */
-
-bool is_replicated_trans(AluOp op)
-{
-   /* Cayman has no trans slot: these run replicated over x..z(w). */
-   const unsigned s = alu_slots(ChipClass::Cayman, op);
-   return (s & kSlotS) && !(s & kSlotV);
-}
-
-} // namespace
-
-int operand_const_sel(const Value &v)
-{
-   if (v.kind == ValueKind::None)
-      return kSelMask;
-   if (v.kind == ValueKind::Literal && !v.neg && !v.abs) {
-      if (v.literal == 0)
-         return kSel0;
-      if (v.literal == 0x3f800000)
-         return kSel1;
-   }
-   return -1;
-}
-
-namespace {
-
-/* Whether an op alone keeps its group fixed, whatever its operands: asked
- * for every instruction of every group by gvn, RA and bc_finalize, so
- * computed once per op (the name tests were most of the cost). */
-bool probe_op_fixes_group(AluOp op)
-{
-   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
-                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
-   if (alu_op_info(op).flags & special)
-      return true;
-   if (alu_slots(ChipClass::Evergreen, op) & (kSlot4 | kSlotXY | kSlotZW) ||
-       alu_slots(ChipClass::Cayman, op) & (kSlot4 | kSlotXY | kSlotZW))
-      return true;
-   if (op == AluOp::ALU_NOP)
-      return true;
-   const std::string_view name = alu_op_name(op);
-   return name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX");
-}
-
-bool op_fixes_group(AluOp op)
-{
-   static const std::vector<uint8_t> table = [] {
-      std::vector<uint8_t> t(kNumAluOps);
-      for (unsigned o = 0; o < kNumAluOps; o++)
-         t[o] = probe_op_fixes_group(AluOp(o));
-      return t;
-   }();
-   return table[unsigned(op)] != 0;
-}
-
-} // namespace
-
-bool alu_group_is_fixed(const Node *group)
-{
-   /* Keep in sync with RA (sb_ra.h): values defined in a fixed group keep
-    * the channel of their slot. */
-   std::map<AluOp, unsigned> count;
-   for (const Node *a : group->children) {
-      if (a->kind != NodeKind::Alu || !a->alu)
-         return true;
-      const AluInstr &in = *a->alu;
-      if (op_fixes_group(in.op))
-         return true;
-      if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.index_mode)
-         return true;
-      for (const Value &v : a->src)
-         if (v.kind == ValueKind::Rel)
-            return true;
-      for (const Value &v : a->dst)
-         if (v.kind == ValueKind::Rel)
-            return true;
-      if (is_replicated_trans(in.op) && ++count[in.op] > 1)
-         return true;
-   }
-   return false;
-}
-
-Allocation identity_allocation(const RegionShader &sh)
-{
-   Allocation a;
-   a.reg.assign(sh.num_values(), RegAssign{});
-   int top = -1;
-   for (size_t v = 0; v < sh.vars.size(); v++)
-      if (sh.vars[v].kind == VarKind::Gpr)
-         top = std::max(top, int(sh.vars[v].index));
-   for (const RelArray &r : sh.arrays)
-      top = std::max(top, int(r.first + r.count) - 1);
-   unsigned num = unsigned(top + 1);
-   for (size_t v = 0; v < sh.vars.size(); v++) {
-      if (sh.vars[v].kind != VarKind::Gpr)
-         continue;
-      const unsigned versions = v < sh.version_count.size() ? sh.version_count[v] : 0;
-      for (unsigned k = 0; k <= versions; k++)
-         a.reg[sh.value_id(int(v), k)] = RegAssign{int16_t(sh.vars[v].index),
-                                                   uint8_t(sh.vars[v].chan)};
-   }
-   /* Temps (PV/PS-only results) get fresh channels above every register,
-    * the channel of their slot where they have one, so a fixed group can
-    * keep its slot. */
-   unsigned per_chan[4] = {};
-   for_each_node(sh.root, [&](const Node *n) {
-      if (n->kind != NodeKind::Alu || n->dst.empty())
-         return;
-      const Value &d = n->dst[0];
-      if (d.kind != ValueKind::Var || sh.vars[d.var].kind != VarKind::Temp)
-         return;
-      unsigned chan = n->alu && n->alu->slot < 4 ? n->alu->slot : 0;
-      if (!n->alu || n->alu->slot >= 4)
-         for (unsigned c = 1; c < 4; c++)
-            if (per_chan[c] < per_chan[chan])
-               chan = c;
-      const unsigned gpr = unsigned(top + 1) + per_chan[chan]++;
-      a.reg[sh.value_id(d)] = RegAssign{int16_t(gpr), uint8_t(chan)};
-      num = std::max(num, gpr + 1);
-   });
-   a.num_gprs = num;
-   return a;
-}
-
-namespace {
 
 struct KRef {
    unsigned instr, src, bank, cst;
@@ -232,6 +109,25 @@ bool plan_locks(const LineSet &lines, unsigned max_sets, std::array<KCacheLock, 
 unsigned group_slots(const PGroup &g)
 {
    return unsigned(g.instrs.size() + (g.literals.size() + 1) / 2 + g.port_slots);
+}
+
+/* Slot order, as the assembler wants; krefs follow their instruction. */
+void sort_by_slot(PGroup &g)
+{
+   std::vector<unsigned> order(g.instrs.size()), pos(g.instrs.size());
+   for (unsigned i = 0; i < order.size(); i++)
+      order[i] = i;
+   std::stable_sort(order.begin(), order.end(),
+                    [&](unsigned x, unsigned y) { return g.instrs[x].slot < g.instrs[y].slot; });
+   std::vector<AluInstr> sorted;
+   sorted.reserve(order.size());
+   for (unsigned i = 0; i < order.size(); i++) {
+      pos[order[i]] = i;
+      sorted.push_back(g.instrs[order[i]]);
+   }
+   g.instrs = std::move(sorted);
+   for (KRef &k : g.krefs)
+      k.instr = pos[k.instr];
 }
 
 class Finalizer {
@@ -513,22 +409,7 @@ bool Finalizer::emit_group(const Node *gn)
             return false;
          g.instrs.push_back(in);
       }
-      /* Slot order, as the assembler wants; krefs follow their instruction. */
-      std::vector<unsigned> order(g.instrs.size()), pos(g.instrs.size());
-      for (unsigned i = 0; i < order.size(); i++)
-         order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&](unsigned x, unsigned y) {
-         return g.instrs[x].slot < g.instrs[y].slot;
-      });
-      std::vector<AluInstr> sorted;
-      sorted.reserve(order.size());
-      for (unsigned i = 0; i < order.size(); i++) {
-         pos[order[i]] = i;
-         sorted.push_back(g.instrs[order[i]]);
-      }
-      g.instrs = std::move(sorted);
-      for (KRef &k : g.krefs)
-         k.instr = pos[k.instr];
+      sort_by_slot(g);
       for (size_t i = 0; i < g.instrs.size(); i++) {
          const AluInstr &in = g.instrs[i];
          if (i && in.slot == g.instrs[i - 1].slot)
@@ -774,21 +655,7 @@ bool Finalizer::emit_whole(std::vector<PGroup> singles)
       }
       g.instrs.push_back(in);
    }
-   /* Slot order; krefs follow their instruction. */
-   std::vector<unsigned> order(g.instrs.size()), pos(g.instrs.size());
-   for (unsigned i = 0; i < order.size(); i++)
-      order[i] = i;
-   std::sort(order.begin(), order.end(),
-             [&](unsigned x, unsigned y) { return g.instrs[x].slot < g.instrs[y].slot; });
-   std::vector<AluInstr> sorted;
-   sorted.reserve(order.size());
-   for (unsigned i = 0; i < order.size(); i++) {
-      pos[order[i]] = i;
-      sorted.push_back(g.instrs[order[i]]);
-   }
-   g.instrs = std::move(sorted);
-   for (KRef &k : g.krefs)
-      k.instr = pos[k.instr];
+   sort_by_slot(g); /* slots are distinct here (whole_slot) */
    return add_group(std::move(g));
 }
 
@@ -872,6 +739,7 @@ bool Finalizer::flush(CfOp op)
    for (unsigned s = 2; s < 4; s++)
       if (c.kcache[s].mode)
          c.alu_ext = true;
+   c.groups.reserve(pending_.size());
    for (PGroup &p : pending_) {
       for (const KRef &k : p.krefs) {
          bool placed = false;
@@ -945,10 +813,14 @@ bool Finalizer::emit_fetch(const Node *n)
    auto close = [&]() {
       if (c.fetches.empty())
          return;
-      emit_cf(c);
+      /* Moved out (no copy of the fetch list); c keeps its header fields
+       * for the next clause. */
+      emit_cf(std::move(c));
       c.fetches.clear();
+      c.groups.clear();
    };
    std::vector<FetchInstr> fetched;
+   fetched.reserve(n->children.size());
    for (const Node *f : n->children) {
       if (f->kind != NodeKind::Fetch || !f->fetch)
          return fail("a fetch clause holds something other than fetches");
@@ -1049,7 +921,7 @@ bool Finalizer::emit_fetch(const Node *n)
             written[r.dst_gpr] |= uint8_t(r.writes);
       }
       if (ok) {
-         c.fetches = prev.fetches;
+         c.fetches = std::move(out_.cf.back().fetches); /* prev, about to go */
          out_.cf.pop_back();
       }
    }

@@ -1,0 +1,136 @@
+/*
+ * What bc_finalize shares with the passes before it (declared in
+ * sb_region_passes.h): alu_group_is_fixed, the groups bc_finalize keeps
+ * whole (gvn and RA ask it for every group), operand_const_sel, the
+ * register-less selects of fetch and export operands (ra_init's burst
+ * layouts), and identity_allocation, the allocation the source program
+ * already had (bc_finalize's round-trip tests).
+ */
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <vector>
+
+#include "r600/sb/sb_region_passes.h"
+
+namespace sbcc::r600::sb::region {
+
+namespace {
+
+bool is_replicated_trans(AluOp op)
+{
+   /* Cayman has no trans slot: these run replicated over x..z(w). */
+   const unsigned s = alu_slots(ChipClass::Cayman, op);
+   return (s & kSlotS) && !(s & kSlotV);
+}
+
+} // namespace
+
+int operand_const_sel(const Value &v)
+{
+   if (v.kind == ValueKind::None)
+      return kSelMask;
+   if (v.kind == ValueKind::Literal && !v.neg && !v.abs) {
+      if (v.literal == 0)
+         return kSel0;
+      if (v.literal == 0x3f800000)
+         return kSel1;
+   }
+   return -1;
+}
+
+namespace {
+
+/* Whether an op alone keeps its group fixed, whatever its operands: asked
+ * for every instruction of every group by gvn, RA and bc_finalize, so
+ * computed once per op (the name tests were most of the cost). */
+bool op_fixes_group(AluOp op)
+{
+   static const std::vector<uint8_t> table = [] {
+      const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
+                               AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
+      const unsigned multi = kSlot4 | kSlotXY | kSlotZW;
+      std::vector<uint8_t> t(kNumAluOps);
+      for (unsigned o = 0; o < kNumAluOps; o++) {
+         const std::string_view name = alu_op_name(AluOp(o));
+         t[o] = (alu_op_info(AluOp(o)).flags & special) ||
+                (alu_slots(ChipClass::Evergreen, AluOp(o)) & multi) ||
+                (alu_slots(ChipClass::Cayman, AluOp(o)) & multi) || AluOp(o) == AluOp::ALU_NOP ||
+                name.starts_with("LDS") || name.starts_with("GDS") ||
+                name.starts_with("SET_CF_IDX");
+      }
+      return t;
+   }();
+   return table[unsigned(op)] != 0;
+}
+
+} // namespace
+
+bool alu_group_is_fixed(const Node *group)
+{
+   /* Keep in sync with RA (sb_ra.h): values defined in a fixed group keep
+    * the channel of their slot. */
+   std::map<AluOp, unsigned> count;
+   for (const Node *a : group->children) {
+      if (a->kind != NodeKind::Alu || !a->alu)
+         return true;
+      const AluInstr &in = *a->alu;
+      if (op_fixes_group(in.op))
+         return true;
+      if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.index_mode)
+         return true;
+      for (const Value &v : a->src)
+         if (v.kind == ValueKind::Rel)
+            return true;
+      for (const Value &v : a->dst)
+         if (v.kind == ValueKind::Rel)
+            return true;
+      if (is_replicated_trans(in.op) && ++count[in.op] > 1)
+         return true;
+   }
+   return false;
+}
+
+Allocation identity_allocation(const RegionShader &sh)
+{
+   Allocation a;
+   a.reg.assign(sh.num_values(), RegAssign{});
+   int top = -1;
+   for (size_t v = 0; v < sh.vars.size(); v++)
+      if (sh.vars[v].kind == VarKind::Gpr)
+         top = std::max(top, int(sh.vars[v].index));
+   for (const RelArray &r : sh.arrays)
+      top = std::max(top, int(r.first + r.count) - 1);
+   unsigned num = unsigned(top + 1);
+   for (size_t v = 0; v < sh.vars.size(); v++) {
+      if (sh.vars[v].kind != VarKind::Gpr)
+         continue;
+      const unsigned versions = v < sh.version_count.size() ? sh.version_count[v] : 0;
+      for (unsigned k = 0; k <= versions; k++)
+         a.reg[sh.value_id(int(v), k)] = RegAssign{int16_t(sh.vars[v].index),
+                                                   uint8_t(sh.vars[v].chan)};
+   }
+   /* Temps (PV/PS-only results) get fresh channels above every register,
+    * the channel of their slot where they have one, so a fixed group can
+    * keep its slot. */
+   unsigned per_chan[4] = {};
+   for_each_node(sh.root, [&](const Node *n) {
+      if (n->kind != NodeKind::Alu || n->dst.empty())
+         return;
+      const Value &d = n->dst[0];
+      if (d.kind != ValueKind::Var || sh.vars[d.var].kind != VarKind::Temp)
+         return;
+      unsigned chan = n->alu && n->alu->slot < 4 ? n->alu->slot : 0;
+      if (!n->alu || n->alu->slot >= 4)
+         for (unsigned c = 1; c < 4; c++)
+            if (per_chan[c] < per_chan[chan])
+               chan = c;
+      const unsigned gpr = unsigned(top + 1) + per_chan[chan]++;
+      a.reg[sh.value_id(d)] = RegAssign{int16_t(gpr), uint8_t(chan)};
+      num = std::max(num, gpr + 1);
+   });
+   a.num_gprs = num;
+   return a;
+}
+
+} // namespace sbcc::r600::sb::region
