@@ -118,7 +118,7 @@ struct RaContext {
    std::vector<std::vector<unsigned>> vec_groups;  /* same GPR, distinct channels */
    std::vector<std::vector<unsigned>> forced;      /* phi/psi: one register channel */
    std::vector<RaCopy> copies;                     /* coalescing candidates */
-   std::vector<bool> reserved_gpr;                 /* array GPRs */
+   std::vector<uint8_t> reserved_gpr;              /* array GPRs (bytes: read per GPR) */
    /* (predicated result, old value) of each psi: written over each other on
     * purpose, so they do not interfere. */
    std::vector<std::pair<unsigned, unsigned>> psi_pairs;

@@ -13,6 +13,7 @@
  */
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <bitset>
 
 #include "r600/sb/sb_ra.h"
@@ -21,7 +22,15 @@ namespace sbcc::r600::sb::region {
 
 namespace {
 
-using RegBits = std::bitset<kRaMaxGprs * 4>; /* register channels, g * 4 + c */
+/* Register channels (bit g * 4 + c) in words, so that scalar() finds the
+ * first free one 16 GPRs at a time. */
+struct RegBits {
+   static constexpr unsigned kWords = (kRaMaxGprs * 4 + 63) / 64;
+   std::array<uint64_t, kWords> w; /* zeroed by reset() or value-initialization */
+   void reset() { w.fill(0); }
+   void set(unsigned i) { w[i / 64] |= uint64_t(1) << (i % 64); }
+   bool operator[](unsigned i) const { return (w[i / 64] >> (i % 64)) & 1; }
+};
 
 /* Lists by key in one array, each in the order `each` emits its entries:
  * each(emit) calls emit(key, value) and is run twice (count, then fill),
@@ -44,7 +53,11 @@ struct Colourer {
    Diagnostics &diags;
    RaAdjacency members;        /* by root */
    std::vector<int> gpr, chan; /* by root */
-   RegBits busy;               /* scratch */
+   /* gpr * 4 + chan by root, -1 uncoloured (kept by colour()): occupied()
+    * reads it for every neighbour of every class, one load instead of two. */
+   std::vector<int16_t> slot;
+   RegBits busy;   /* scratch */
+   RegBits usable; /* channels of the GPRs that are not reserved */
    /* Class of every value: the classes are final here, so one find() per
     * value instead of one per adjacency visit. */
    std::vector<unsigned> root;
@@ -54,6 +67,13 @@ struct Colourer {
    /* Roots joined to this root by a copy ra_coalesce could not merge: their
     * register channel, when free, makes the MOV a no-op finalize drops. */
    RaAdjacency partners; /* by root */
+
+   void colour(unsigned r, int g, int c)
+   {
+      gpr[r] = g;
+      chan[r] = c;
+      slot[r] = int16_t(g < 0 ? -1 : g * 4 + c);
+   }
 
    bool fail(const std::string &msg)
    {
@@ -68,9 +88,9 @@ struct Colourer {
       unsigned chans = 0;
       for (unsigned v : members[r]) {
          for (unsigned w : ctx.adj[v]) {
-            unsigned o = root[w];
-            if (gpr[o] >= 0)
-               busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
+            const int s = slot[root[w]];
+            if (s >= 0)
+               busy.set(unsigned(s));
          }
          for (unsigned w : ctx.chan_excl[v]) {
             unsigned o = root[w];
@@ -93,35 +113,36 @@ struct Colourer {
       busy.reset();
       for (unsigned v : members[r])
          for (unsigned w : ctx.adj[v]) {
-            unsigned o = root[w];
-            if (gpr[o] >= 0)
-               busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
+            const int s = slot[root[w]];
+            if (s >= 0)
+               busy.set(unsigned(s));
          }
       unsigned g = unsigned(ctx.pre_gpr[r]), c = unsigned(ctx.pre_chan[r]);
       if (busy[g * 4 + c])
          return fail("two live precoloured values need R" + std::to_string(g) + "." +
                      "xyzw"[c]);
-      gpr[r] = int(g);
-      chan[r] = int(c);
+      colour(r, int(g), int(c));
       return true;
    }
 
    bool scalar(unsigned r)
    {
       occupied(r);
-      int fc = want_chan(r);
-      for (unsigned avoid : {chan_pref, 0u})
-         for (unsigned g = 0; g < kRaMaxGprs; g++) {
-            if (ctx.reserved_gpr[g])
-               continue;
-            for (unsigned c = 0; c < 4; c++) {
-               if ((fc >= 0 && int(c) != fc) || busy[g * 4 + c] || (avoid & (1u << c)))
-                  continue;
-               gpr[r] = int(g);
-               chan[r] = int(c);
+      const int fc = want_chan(r);
+      const unsigned chans = fc >= 0 ? 1u << fc : 0xfu;
+      /* The first free channel in GPR then channel order (the lowest bit),
+       * avoiding chan_pref if that leaves one. */
+      for (unsigned avoid : {chan_pref, 0u}) {
+         const uint64_t pattern = uint64_t(chans & ~avoid & 0xfu) * 0x1111111111111111ull;
+         for (unsigned k = 0; k < RegBits::kWords; k++) {
+            const uint64_t free = pattern & usable.w[k] & ~busy.w[k];
+            if (free) {
+               const unsigned bit = k * 64 + unsigned(std::countr_zero(free));
+               colour(r, int(bit / 4), int(bit % 4));
                return true;
             }
          }
+      }
       return fail("out of registers");
    }
 
@@ -174,10 +195,8 @@ struct Colourer {
          std::array<int, 4> pick{-1, -1, -1, -1};
          if (!assign(open.data(), nopen, busy_of.data(), g, 0, taken, pick))
             return false;
-         for (size_t i = 0; i < nopen; i++) {
-            gpr[open[i]] = int(g);
-            chan[open[i]] = pick[i];
-         }
+         for (size_t i = 0; i < nopen; i++)
+            colour(open[i], int(g), pick[i]);
          return true;
       };
       for (unsigned g : order)
@@ -197,8 +216,9 @@ struct Colourer {
    bool assign(const unsigned *roots, size_t n, const RegBits *bo, unsigned g, size_t i,
                unsigned used, std::array<int, 4> &pick)
    {
-      if (i == n)
-         return true;
+      /* n <= 4 (the bound also tells the compiler the arrays suffice). */
+      if (i >= n || i >= pick.size())
+         return i == n;
       int fc = want_chan(roots[i]);
       /* A partner's channel in g first: the copy then moves nothing. */
       unsigned first = 0;
@@ -405,10 +425,8 @@ struct Colourer {
          done[n++] = {r, c};
       }
       if (!e.pinned)
-         for (unsigned k = 0; k < n; k++) {
-            gpr[done[k].first] = g;
-            chan[done[k].first] = done[k].second;
-         }
+         for (unsigned k = 0; k < n; k++)
+            colour(done[k].first, g, done[k].second);
       return true;
    }
 
@@ -416,7 +434,7 @@ struct Colourer {
    {
       if (!e.pinned)
          for (unsigned r : e.roots)
-            gpr[r] = chan[r] = -1;
+            colour(r, -1, -1);
    }
 
    /* Elements [i, i + len) on consecutive GPRs with one channel layout, one
@@ -526,8 +544,7 @@ struct Colourer {
       if (ok && bursts > 0 && noop_copies(all) >= before)
          return;
       for (size_t k = 0; k < all.size(); k++) {
-         gpr[all[k]] = saved[k].first;
-         chan[all[k]] = saved[k].second;
+         colour(all[k], saved[k].first, saved[k].second);
       }
       /* Else pairs, left to right, the others staying where they are:
        * element i next to element i - 1, one of the two moving (or both,
@@ -635,14 +652,12 @@ struct Colourer {
       std::vector<std::pair<int, int>> saved;
       for (size_t i = 0; i < moved.size(); i++) {
          saved.push_back({gpr[moved[i]], chan[moved[i]]});
-         gpr[moved[i]] = to_gpr[i];
-         chan[moved[i]] = to_chan[i];
+         colour(moved[i], to_gpr[i], to_chan[i]);
       }
       if (noop_copies(moved) >= before)
          return true;
       for (size_t i = 0; i < moved.size(); i++) {
-         gpr[moved[i]] = saved[i].first;
-         chan[moved[i]] = saved[i].second;
+         colour(moved[i], saved[i].first, saved[i].second);
       }
       return false;
    }
@@ -717,9 +732,20 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
       return false;
    }
-   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}};
+   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}};
    col.gpr.assign(nv, -1);
    col.chan.assign(nv, -1);
+   col.slot.assign(nv, -1);
+   if (std::find(ctx.reserved_gpr.begin(), ctx.reserved_gpr.end(), 1) == ctx.reserved_gpr.end()) {
+      /* No arrays: every channel of R0..R123. */
+      for (unsigned g = 0; g < kRaMaxGprs; g += 16)
+         col.usable.w[g / 16] = kRaMaxGprs - g >= 16 ? ~uint64_t(0)
+                                                     : (uint64_t(1) << ((kRaMaxGprs - g) * 4)) - 1;
+   } else {
+      for (unsigned g = 0; g < kRaMaxGprs; g++)
+         if (!ctx.reserved_gpr[g])
+            col.usable.w[g / 16] |= uint64_t(0xf) << (g % 16 * 4);
+   }
    col.root.resize(nv);
    for (unsigned v = 0; v < nv; v++)
       col.root[v] = ctx.find(v);

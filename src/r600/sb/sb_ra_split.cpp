@@ -622,7 +622,7 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    ctx.pre_chan.assign(nv, -1);
    ctx.fixed_chan.assign(nv, -1);
    ctx.vec_group.assign(nv, -1);
-   ctx.reserved_gpr.assign(kRaMaxGprs, false);
+   ctx.reserved_gpr.assign(kRaMaxGprs, 0);
    ctx.parent.resize(nv);
    for (unsigned i = 0; i < nv; i++)
       ctx.parent[i] = i;
