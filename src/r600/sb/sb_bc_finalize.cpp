@@ -114,6 +114,10 @@ unsigned group_slots(const PGroup &g)
 /* Slot order, as the assembler wants; krefs follow their instruction. */
 void sort_by_slot(PGroup &g)
 {
+   /* Usually already so (groups keep the source's order): nothing moves. */
+   if (std::is_sorted(g.instrs.begin(), g.instrs.end(),
+                      [](const AluInstr &x, const AluInstr &y) { return x.slot < y.slot; }))
+      return;
    std::vector<unsigned> order(g.instrs.size()), pos(g.instrs.size());
    for (unsigned i = 0; i < order.size(); i++)
       order[i] = i;
@@ -260,7 +264,7 @@ bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, A
       if (!is_reg_var(v))
          return fail("an ALU operand names a " +
                      std::string(is_kind(v, VarKind::AddrReg) ? "AR" : "non-GPR") + " value");
-      RegAssign r = reg(v);
+      RegAssign r = alloc_.reg[sh_.value_id(v)]; /* is_reg_var: v has an id */
       if (r.gpr < 0 || r.gpr >= int(kMaxGpr))
          return fail("operand " + name(v) + " has no register");
       s.sel = uint16_t(r.gpr);
@@ -350,7 +354,7 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
       in.dst.rel = true;
       in.dst.write = true;
    } else if (is_reg_var(d)) {
-      RegAssign r = reg(d);
+      RegAssign r = alloc_.reg[sh_.value_id(d)]; /* is_reg_var: d has an id */
       auto psi = psi_of_temp_.find(sh_.value_id(d)); /* is_reg_var: has an id */
       if (psi != psi_of_temp_.end())
          r = reg(psi->second->dst[0]);
