@@ -20,13 +20,12 @@
  * a folded constant is by construction what the hardware model computes.
  */
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
-#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "common/exec.h"
@@ -371,34 +370,53 @@ struct ValueKey {
    }
 };
 
+uint64_t mix_operand(uint64_t h, const OperandKey &o)
+{
+   uint64_t x = uint64_t(uint8_t(o.tag)) | uint64_t(o.neg) << 8 | uint64_t(o.abs) << 9;
+   x ^= uint64_t(o.a) << 10 ^ uint64_t(o.b) << 29 ^ uint64_t(o.c) << 45;
+   h = (h ^ x) * 0x9e3779b97f4a7c15ull;
+   return h ^ (h >> 29);
+}
+
 struct ValueKeyHash {
    size_t operator()(const ValueKey &k) const
    {
       uint64_t h = (uint64_t(k.op) << 16) ^ (uint64_t(k.clamp) << 8) ^ (uint64_t(k.omod) << 4) ^
                    k.num_src;
-      for (const OperandKey &o : k.ops) {
-         uint64_t x = uint64_t(uint8_t(o.tag)) | uint64_t(o.neg) << 8 | uint64_t(o.abs) << 9;
-         x ^= uint64_t(o.a) << 10 ^ uint64_t(o.b) << 29 ^ uint64_t(o.c) << 45;
-         h = (h ^ x) * 0x9e3779b97f4a7c15ull;
-         h ^= h >> 29;
-      }
+      for (const OperandKey &o : k.ops)
+         h = mix_operand(h, o);
       return size_t(h);
    }
 };
 
-/* The value table: open addressing with linear probing over a flat slot
- * array, entries in a pool in insertion order.  Scopes end in the reverse
- * order they began, so entries are removed last-in first-out, and clearing
- * the slot of the newest entry is a correct deletion for linear probing
- * (any key probing past that slot was inserted after it, and is already
- * gone).  One allocation per growth instead of one node per entry. */
-class ValueTable {
+/* A whole dot product (dot_key): per slot its number and two operands,
+ * then the op with the written slot's clamp/omod. */
+using DotKey = std::array<OperandKey, 13>;
+
+struct DotKeyHash {
+   size_t operator()(const DotKey &k) const
+   {
+      uint64_t h = 0;
+      for (const OperandKey &o : k)
+         h = mix_operand(h, o);
+      return size_t(h);
+   }
+};
+
+/* The value tables (instructions, whole dot products): open addressing with
+ * linear probing over a flat slot array, entries in a pool in insertion
+ * order.  Scopes end in the reverse order they began, so entries are
+ * removed last-in first-out, and clearing the slot of the newest entry is
+ * a correct deletion for linear probing (any key probing past that slot
+ * was inserted after it, and is already gone).  One allocation per growth
+ * instead of one node per entry. */
+template <class Key, class Hash> class ScopedTable {
  public:
-   const Value *find(const ValueKey &k) const
+   const Value *find(const Key &k) const
    {
       if (slots_.empty())
          return nullptr;
-      for (size_t h = ValueKeyHash{}(k) & mask_;; h = (h + 1) & mask_) {
+      for (size_t h = Hash{}(k) & mask_;; h = (h + 1) & mask_) {
          const Slot &sl = slots_[h];
          if (sl.entry < 0)
             return nullptr;
@@ -408,11 +426,11 @@ class ValueTable {
    }
 
    /* False (and no change) when the key is present. */
-   bool insert(const ValueKey &k, const Value &v)
+   bool insert(const Key &k, const Value &v)
    {
       if ((vals_.size() + 1) * 2 > slots_.size())
          grow();
-      size_t h = ValueKeyHash{}(k) & mask_;
+      size_t h = Hash{}(k) & mask_;
       for (; slots_[h].entry >= 0; h = (h + 1) & mask_)
          if (slots_[h].key == k)
             return false;
@@ -437,7 +455,7 @@ class ValueTable {
 
  private:
    struct Slot {
-      ValueKey key;
+      Key key{};
       int32_t entry = -1; /* index into vals_, -1: empty */
    };
 
@@ -452,7 +470,7 @@ class ValueTable {
        * that order, which keeps the last-in first-out deletion valid. */
       for (size_t e = 0; e < where_.size(); e++) {
          const Slot &o = old[where_[e]];
-         size_t h = ValueKeyHash{}(o.key) & mask_;
+         size_t h = Hash{}(o.key) & mask_;
          while (slots_[h].entry >= 0)
             h = (h + 1) & mask_;
          slots_[h] = o;
@@ -474,11 +492,10 @@ struct Gvn {
     * destroy. */
    std::vector<int32_t> copy;
    std::vector<Value> copies;
-   ValueTable table;
+   ScopedTable<ValueKey, ValueKeyHash> table;
    std::vector<size_t> scope_marks; /* table sizes where the open scopes began */
    /* Whole dot products (reduction groups), scoped like `table`. */
-   std::map<std::vector<OperandKey>, Value> dot_table;
-   std::vector<std::vector<OperandKey>> dot_scope_keys;
+   ScopedTable<DotKey, DotKeyHash> dot_table;
    std::vector<size_t> dot_scope_marks;
    /* Scratch reused across groups and instructions (no allocation each):
     * a group's new table entries (its dst values stay put until the group
@@ -830,38 +847,38 @@ struct Gvn {
     * writing one result; operands keep their slots (the hardware's sum
     * order), only the two operands within a slot are ordered, as a
     * product commutes exactly. */
-   std::optional<std::vector<OperandKey>> dot_key(const Node *g, Node *&written) const
+   bool dot_key(const Node *g, Node *&written, DotKey &key) const
    {
       written = nullptr;
-      std::vector<OperandKey> key;
+      unsigned nk = 0;
       AluOp op = AluOp::ALU_NOP;
       if (g->children.size() != 4)
-         return std::nullopt;
+         return false;
       for (const Node *a : g->children) {
          if (a->kind != NodeKind::Alu || !a->alu || a->src.size() != 2 || a->dst.size() != 1)
-            return std::nullopt;
+            return false;
          const AluInstr &in = *a->alu;
          if (in.op != AluOp::DOT4 && in.op != AluOp::DOT4_IEEE && in.op != AluOp::MAX4)
-            return std::nullopt;
+            return false;
          if (op != AluOp::ALU_NOP && in.op != op)
-            return std::nullopt;
+            return false;
          op = in.op;
          if (in.pred_sel || in.update_exec_mask || in.update_pred)
-            return std::nullopt;
+            return false;
          const Value &d = a->dst[0];
          if (d.kind == ValueKind::Var) {
             if (written || var_in_array(sh, d.var))
-               return std::nullopt;
+               return false;
             written = const_cast<Node *>(a);
          } else if (d.kind != ValueKind::None) {
-            return std::nullopt;
+            return false;
          }
          OperandKey k[2];
          for (unsigned i = 0; i < 2; i++) {
             const Value &v = a->src[i];
             if (v.kind == ValueKind::Rel || v.kind == ValueKind::None ||
                 (v.kind == ValueKind::KCache && !v.resolved))
-               return std::nullopt;
+               return false;
             k[i] = key_operand(v);
          }
          if (op != AluOp::MAX4 && k[1] < k[0])
@@ -869,10 +886,12 @@ struct Gvn {
          OperandKey slot;
          slot.tag = 's';
          slot.a = in.slot;
-         key.insert(key.end(), {slot, k[0], k[1]});
+         key[nk++] = slot;
+         key[nk++] = k[0];
+         key[nk++] = k[1];
       }
       if (!written)
-         return std::nullopt;
+         return false;
       /* Every slot gets the sum: which one writes it does not matter, only
        * the clamp/omod applied where it is written. */
       OperandKey o;
@@ -880,26 +899,25 @@ struct Gvn {
       o.a = uint32_t(op);
       o.b = written->alu->dst.clamp;
       o.c = uint32_t(written->alu->dst.omod);
-      key.push_back(o);
-      return key;
+      key[nk++] = o;
+      return true;
    }
 
    /* True when the group became a copy of an earlier dot product. */
    bool number_dot(Node *g)
    {
       Node *written = nullptr;
-      auto key = dot_key(g, written);
-      if (!key)
+      DotKey key;
+      if (!dot_key(g, written, key))
          return false;
-      if (auto it = dot_table.find(*key); it != dot_table.end()) {
+      if (const Value *first = dot_table.find(key)) {
          /* The key holds the written slot's clamp/omod: the earlier
           * result has them applied already. */
-         replace(written, AluOp::MOV, it->second, false);
+         replace(written, AluOp::MOV, *first, false);
          g->children = {written};
          return true;
       }
-      dot_table.emplace(*key, written->dst[0]);
-      dot_scope_keys.push_back(std::move(*key));
+      dot_table.insert(key, written->dst[0]);
       return false;
    }
 
@@ -952,19 +970,15 @@ struct Gvn {
    void push_scope()
    {
       scope_marks.push_back(table.size());
-      dot_scope_marks.push_back(dot_scope_keys.size());
+      dot_scope_marks.push_back(dot_table.size());
    }
 
    void pop_scope()
    {
       table.truncate(scope_marks.back());
       scope_marks.pop_back();
-      size_t dmark = dot_scope_marks.back();
+      dot_table.truncate(dot_scope_marks.back());
       dot_scope_marks.pop_back();
-      while (dot_scope_keys.size() > dmark) {
-         dot_table.erase(dot_scope_keys.back());
-         dot_scope_keys.pop_back();
-      }
    }
 
    void walk(Node *n)
