@@ -101,7 +101,7 @@ struct RaContext {
    unsigned num_values = 0;
    /* Values that get a register (Gpr/Temp variables that something defines
     * or reads); array values are precoloured and left out of the graph. */
-   std::vector<bool> allocatable;
+   std::vector<uint8_t> allocatable; /* bytes: set and read per operand */
    RaAdjacency adj; /* interference, each list sorted */
    /* Results of one splittable VLIW group: distinct channels (bc_finalize
     * may have to keep the group whole, one slot per channel).  Lists in no
