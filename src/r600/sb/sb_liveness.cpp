@@ -24,18 +24,40 @@ void set_reg(LiveSet &s, unsigned gpr, unsigned chan, bool v)
       s.set(gpr * 4 + (chan & 3), v);
 }
 
-void read_all_chans(LiveSet &s, unsigned gpr)
-{
-   for (unsigned c = 0; c < 4; c++)
-      set_reg(s, gpr, c, true);
-}
+/* The walks below run backwards through a CF instruction and tell a
+ * sink what they see: a write kills its channel, a read makes it live, a
+ * relative read makes everything live.  Two sinks: the live set itself
+ * (one sweep, no loops), and a Transfer. */
+struct DirectLive {
+   LiveSet &live;
+   void write(unsigned gpr, unsigned chan) { set_reg(live, gpr, chan, false); }
+   void read(unsigned gpr, unsigned chan) { set_reg(live, gpr, chan, true); }
+   void read_all() { live.set(); }
+};
 
-/* live := live before the ALU clause, given live after it. */
-void alu_transfer(const CfNode &c, LiveSet &live)
+/* A CF instruction's effect: live before = (live after & ~kill) | gen.
+ * Worked out once per instruction when there are loops, so the fixpoint's
+ * iterations are bitset operations instead of walks over the clauses.  A
+ * write (seen backwards) also takes its channel out of gen: nothing
+ * before it reads it. */
+struct Transfer {
+   LiveSet kill, gen;
+   void write(unsigned gpr, unsigned chan)
+   {
+      set_reg(kill, gpr, chan, true);
+      set_reg(gen, gpr, chan, false);
+   }
+   void read(unsigned gpr, unsigned chan) { set_reg(gen, gpr, chan, true); }
+   void read_all() { gen.set(); }
+};
+
+/* An ALU clause: clause temporaries die at its end; each group, last
+ * first, kills what it writes and then makes live what it reads. */
+template <typename Sink> void alu_transfer(const CfNode &c, Sink &t)
 {
    for (unsigned r = kClauseTempFirst; r < 128; r++)
       for (unsigned ch = 0; ch < 4; ch++)
-         set_reg(live, r, ch, false);
+         t.write(r, ch);
    const AluClause &cl = c.alu;
    for (size_t gi = cl.groups.size(); gi-- > 0;) {
       const GroupNode &g = cl.groups[gi];
@@ -43,33 +65,53 @@ void alu_transfer(const CfNode &c, LiveSet &live)
          const AluNode &n = cl.nodes[id];
          if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
              !(alu_op_info(n.bc.op).flags & AF_MOVA))
-            set_reg(live, n.bc.dst.gpr, n.bc.dst.chan, false);
+            t.write(n.bc.dst.gpr, n.bc.dst.chan);
       }
       for (uint32_t id : g.nodes) {
          const AluNode &n = cl.nodes[id];
          for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
             const Operand &o = n.src[s];
             if (o.rel)
-               live.set();
+               t.read_all();
             else if (o.value.kind == ValueKind::Gpr)
-               set_reg(live, o.value.sel, o.value.chan, true);
+               t.read(o.value.sel, o.value.chan);
          }
       }
    }
 }
 
-void fetch_transfer(const CfInstr &cf, LiveSet &live)
+template <typename Sink> void fetch_transfer(const CfInstr &cf, Sink &t)
 {
    for (size_t i = cf.fetches.size(); i-- > 0;) {
       const FetchRegs r = fetch_regs(cf.fetches[i]);
       if (!r.dst_rel)
          for (unsigned c = 0; c < 4; c++)
             if (r.writes & (1u << c))
-               set_reg(live, r.dst_gpr, c, false);
+               t.write(r.dst_gpr, c);
       if (r.src_rel)
-         live.set();
+         t.read_all();
       else
-         read_all_chans(live, r.src_gpr);
+         for (unsigned c = 0; c < 4; c++)
+            t.read(r.src_gpr, c);
+   }
+}
+
+/* Any CF instruction. */
+template <typename Sink> void cf_transfer(const CfNode &c, Sink &t)
+{
+   const CfEncoding enc = cf_op_info(c.cf.op).enc;
+   if (c.is_alu) {
+      alu_transfer(c, t);
+   } else if (cf_op_info(c.cf.op).flags & CF_FETCH) {
+      fetch_transfer(c.cf, t);
+   } else if (enc == CfEncoding::Export || enc == CfEncoding::Mem) {
+      if (c.cf.exp.rw_rel)
+         t.read_all();
+      for (unsigned k = 0; k < c.cf.exp.burst_count; k++)
+         for (unsigned ch = 0; ch < 4; ch++)
+            t.read(c.cf.exp.gpr + k, ch);
+      for (unsigned ch = 0; ch < 4; ch++)
+         t.read(c.cf.exp.index_gpr, ch);
    }
 }
 
@@ -142,6 +184,23 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
       }
    }
    std::vector<LiveSet> live_in(n);
+   if (!backward) {
+      /* No back edges: one backward sweep sees every successor final. */
+      for (size_t i = n; i-- > 0;) {
+         LiveSet &out = live_in[i];
+         for (unsigned k = 0; k < succ[i].n; k++)
+            out |= live_in[succ[i].to[k]];
+         live_out[i] = out;
+         DirectLive d{out};
+         cf_transfer(sh.cf[i], d);
+      }
+      if (live_in_out)
+         *live_in_out = std::move(live_in);
+      return true;
+   }
+   std::vector<Transfer> tr(n);
+   for (size_t i = 0; i < n; i++)
+      cf_transfer(sh.cf[i], tr[i]);
    bool changed = true;
    while (changed) {
       changed = false;
@@ -150,28 +209,12 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
          for (unsigned k = 0; k < succ[i].n; k++)
             out |= live_in[succ[i].to[k]];
          live_out[i] = out;
-         const CfNode &c = sh.cf[i];
-         const CfEncoding enc = cf_op_info(c.cf.op).enc;
-         if (c.is_alu) {
-            alu_transfer(c, out);
-         } else if (cf_op_info(c.cf.op).flags & CF_FETCH) {
-            fetch_transfer(c.cf, out);
-         } else if (enc == CfEncoding::Export || enc == CfEncoding::Mem) {
-            if (c.cf.exp.rw_rel)
-               out.set();
-            for (unsigned k = 0; k < c.cf.exp.burst_count; k++)
-               read_all_chans(out, c.cf.exp.gpr + k);
-            read_all_chans(out, c.cf.exp.index_gpr);
-         }
+         out = (out & ~tr[i].kill) | tr[i].gen;
          if (out != live_in[i]) {
             live_in[i] = out;
             changed = true;
          }
       }
-      /* Without back edges the backward sweep saw every successor
-       * final: a second sweep would only confirm it. */
-      if (!backward)
-         break;
    }
    if (live_in_out)
       *live_in_out = std::move(live_in);
