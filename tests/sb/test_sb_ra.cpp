@@ -1030,6 +1030,35 @@ void finalize_and_compare(const Program &prog, const ShaderInfo &info, const Reg
    st.gprs_final += fin.num_gprs;
 }
 
+/* What is wrong with the interference graph's flat lists (RaAdjacency):
+ * offsets that do not cover the list, a list not strictly increasing (a
+ * duplicate or out of order; ra_interfere binary-searches them), a value
+ * its own neighbour, or an edge present in one direction only.  Small
+ * graphs come from a bit matrix, large ones from the linear build: the
+ * stages and random programs exercise both. */
+std::string adjacency_problem(const RaContext &ctx)
+{
+   const RaAdjacency &a = ctx.adj;
+   if (a.size() != ctx.num_values || a.start.size() != size_t(ctx.num_values) + 1 ||
+       a.start[0] != 0 || a.start.back() != a.list.size())
+      return "adjacency offsets do not match the values";
+   for (unsigned v = 0; v < ctx.num_values; v++) {
+      if (a.start[v] > a.start[v + 1])
+         return "adjacency offsets decrease at value " + std::to_string(v);
+      unsigned prev = 0;
+      bool first = true;
+      for (unsigned w : a[v]) {
+         if (w >= ctx.num_values || w == v || (!first && w <= prev))
+            return "adjacency list of value " + std::to_string(v) + " is not a sorted set";
+         if (!ra_interfere(ctx, w, v))
+            return "edge " + std::to_string(v) + " - " + std::to_string(w) + " is one-way";
+         prev = w;
+         first = false;
+      }
+   }
+   return "";
+}
+
 /* parse -> ssa -> dce -> ra on one plain program; the checker must accept
  * every allocation ra_init returns. */
 void run_stage(const Program &prog, const ShaderInfo &info, const std::string &what,
@@ -1054,7 +1083,14 @@ void run_stage(const Program &prog, const ShaderInfo &info, const std::string &w
    }
    RaContext ctx;
    Allocation alloc;
-   if (!ra_split(*sh, ctx, d) || !ra_coalesce(*sh, ctx, d) || !ra_init(*sh, ctx, alloc, d)) {
+   const bool split = ra_split(*sh, ctx, d);
+   if (split) {
+      if (std::string bad = adjacency_problem(ctx); !bad.empty()) {
+         st.failures += what + ": " + bad + "\n";
+         return;
+      }
+   }
+   if (!split || !ra_coalesce(*sh, ctx, d) || !ra_init(*sh, ctx, alloc, d)) {
       st.ra_fallback++;
       std::cerr << what << ": RA falls back: " << d.str();
       return;
