@@ -40,19 +40,12 @@ struct Preparer {
    RegionShader &sh;
    std::vector<Node *> stack;     /* enclosing regions, outermost first */
    std::vector<unsigned> depth;   /* by var: stack regions (a prefix) listing it */
-   std::vector<uint8_t> phi_var;  /* by var: needs_phi */
 
-   explicit Preparer(RegionShader &s) : sh(s)
-   {
-      depth.assign(sh.vars.size(), 0);
-      phi_var.resize(sh.vars.size());
-      for (size_t v = 0; v < sh.vars.size(); v++)
-         phi_var[v] = needs_phi(sh, int(v));
-   }
+   explicit Preparer(RegionShader &s) : sh(s) { depth.assign(sh.vars.size(), 0); }
 
    void def(int v)
    {
-      if (!phi_var[v])
+      if (!needs_phi(sh, v))
          return;
       const unsigned d = unsigned(stack.size());
       for (unsigned k = depth[v]; k < d; k++)
