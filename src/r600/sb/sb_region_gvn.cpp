@@ -412,11 +412,12 @@ struct DotKeyHash {
  * instead of one node per entry. */
 template <class Key, class Hash> class ScopedTable {
  public:
-   const Value *find(const Key &k) const
+   /* `hash` is Hash{}(k): a key looked up and then inserted is hashed once. */
+   const Value *find(const Key &k, size_t hash) const
    {
       if (slots_.empty())
          return nullptr;
-      for (size_t h = Hash{}(k) & mask_;; h = (h + 1) & mask_) {
+      for (size_t h = hash & mask_;; h = (h + 1) & mask_) {
          const Slot &sl = slots_[h];
          if (sl.entry < 0)
             return nullptr;
@@ -426,11 +427,11 @@ template <class Key, class Hash> class ScopedTable {
    }
 
    /* False (and no change) when the key is present. */
-   bool insert(const Key &k, const Value &v)
+   bool insert(const Key &k, size_t hash, const Value &v)
    {
       if ((vals_.size() + 1) * 2 > slots_.size())
          grow();
-      size_t h = Hash{}(k) & mask_;
+      size_t h = hash & mask_;
       for (; slots_[h].entry >= 0; h = (h + 1) & mask_)
          if (slots_[h].key == k)
             return false;
@@ -500,7 +501,12 @@ struct Gvn {
    /* Scratch reused across groups and instructions (no allocation each):
     * a group's new table entries (its dst values stay put until the group
     * is done), a rule's replacement operands. */
-   std::vector<std::pair<ValueKey, const Value *>> pending;
+   struct Pending {
+      ValueKey key;
+      size_t hash;
+      const Value *value;
+   };
+   std::vector<Pending> pending;
    std::vector<Value> rule_out;
 
    explicit Gvn(RegionShader &s) : sh(s) {}
@@ -910,14 +916,15 @@ struct Gvn {
       DotKey key;
       if (!dot_key(g, written, key))
          return false;
-      if (const Value *first = dot_table.find(key)) {
+      const size_t hash = DotKeyHash{}(key);
+      if (const Value *first = dot_table.find(key, hash)) {
          /* The key holds the written slot's clamp/omod: the earlier
           * result has them applied already. */
          replace(written, AluOp::MOV, *first, false);
          g->children = {written};
          return true;
       }
-      dot_table.insert(key, written->dst[0]);
+      dot_table.insert(key, hash, written->dst[0]);
       return false;
    }
 
@@ -946,7 +953,8 @@ struct Gvn {
          auto key = value_key(a);
          if (!key)
             continue;
-         if (const Value *first = table.find(*key)) {
+         const size_t hash = ValueKeyHash{}(*key);
+         if (const Value *first = table.find(*key, hash)) {
             replace(a, AluOp::MOV, *first, false);
             continue;
          }
@@ -954,11 +962,10 @@ struct Gvn {
           * read elsewhere in place of a recomputation. */
          const Value &d = a->dst[0];
          if (!var_in_array(sh, d.var))
-            pending.emplace_back(*key, &d);
+            pending.push_back(Pending{*key, hash, &d});
       }
-      for (auto &[key, v] : pending) {
-         table.insert(key, *v);
-      }
+      for (const Pending &p : pending)
+         table.insert(p.key, p.hash, *p.value);
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
             continue;
