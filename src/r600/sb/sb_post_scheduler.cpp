@@ -1143,13 +1143,39 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
    return true;
 }
 
+/* A failed schedule changed only destinations, operands and folds, and
+ * schedule_clause_values recorded the first two of every node (pre_*)
+ * before changing anything: the nodes go back from there, instead of
+ * from a copy of the clause made just in case (most schedules succeed).
+ * Nodes that already had pre_* or a fold on entry are copied as before. */
+bool fresh_nodes(const AluClause &cl)
+{
+   for (const AluNode &nd : cl.nodes)
+      if (nd.has_pre || nd.folded_into >= 0)
+         return false;
+   return true;
+}
+
+void restore_fresh(AluClause &cl)
+{
+   for (AluNode &nd : cl.nodes) {
+      nd.bc.dst = nd.pre_dst;
+      nd.src = nd.pre_src;
+      if (nd.folded_into >= 0) {
+         nd.dead = false; /* folded MOVs were live: they sat in a run */
+         nd.folded_into = -1;
+      }
+      nd.has_pre = false;
+      nd.pre_dst = AluDst{};
+      nd.pre_src = {};
+   }
+}
+
 } // namespace
 
 bool post_scheduler(Shader &sh, Diagnostics &diags)
 {
    const std::vector<LiveSet> live_out = live_out_or_all(sh);
-   /* Only the nodes change when a schedule fails; copying into the same
-    * vector each clause reuses its storage. */
    /* Most shaders are small, and allocating the scheduler's lists was a
     * good part of their time: they live on with the thread, holding the
     * storage the biggest clause so far needed. */
@@ -1164,13 +1190,21 @@ bool post_scheduler(Shader &sh, Diagnostics &diags)
        * to locals it reads can leave no bank swizzle for it.  Then the
        * clause goes again with reductions verbatim (their operands then
        * keep their registers), and last in register order. */
-      saved = c.alu.nodes;
+      const bool fresh = fresh_nodes(c.alu);
+      if (!fresh)
+         saved = c.alu.nodes;
+      auto restore = [&]() {
+         if (fresh)
+            restore_fresh(c.alu);
+         else
+            c.alu.nodes = saved;
+      };
       if (schedule_clause_values(sh.chip, c.alu, live_out[ci], true, sc))
          continue;
-      c.alu.nodes = saved;
+      restore();
       if (schedule_clause_values(sh.chip, c.alu, live_out[ci], false, sc))
          continue;
-      c.alu.nodes = saved;
+      restore();
       if (!schedule_clause_registers(sh.chip, c.alu, diags))
          return false;
    }
