@@ -785,8 +785,28 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       if (any && !col.vector(g))
          return false;
    }
-   std::stable_sort(roots.begin(), roots.end(),
-                    [&](unsigned a, unsigned b) { return first[a] < first[b]; });
+   /* Classes by first definition, ties in root order.  The points are
+    * bounded by the tree's size, so a large shader sorts by counting (a
+    * stable placement, the order std::stable_sort gives). */
+   unsigned last_point = ~0u;
+   if (roots.size() > 64) {
+      last_point = 0;
+      for (unsigned r : roots)
+         last_point = std::max(last_point, first[r]);
+   }
+   if (last_point <= 4 * roots.size()) {
+      std::vector<unsigned> at(size_t(last_point) + 2, 0), sorted(roots.size());
+      for (unsigned r : roots)
+         at[first[r] + 1]++;
+      for (unsigned p = 0; p <= last_point; p++)
+         at[p + 1] += at[p];
+      for (unsigned r : roots)
+         sorted[at[first[r]]++] = r;
+      roots.swap(sorted);
+   } else {
+      std::stable_sort(roots.begin(), roots.end(),
+                       [&](unsigned a, unsigned b) { return first[a] < first[b]; });
+   }
    for (unsigned r : roots)
       if (col.gpr[r] < 0 && !col.scalar(r))
          return false;
