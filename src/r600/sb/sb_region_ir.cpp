@@ -5,25 +5,13 @@
 
 namespace sbcc::r600::sb::region {
 
-Value &Value::operator=(const Value &o)
+void Value::copy_rel_parts(const Value &o)
 {
    if (this == &o)
-      return *this;
-   kind = o.kind;
-   var = o.var;
-   version = o.version;
-   bank = o.bank;
-   index = o.index;
-   chan = o.chan;
-   resolved = o.resolved;
-   literal = o.literal;
-   neg = o.neg;
-   abs = o.abs;
+      return;
    rel = o.rel ? std::make_unique<Value>(*o.rel) : nullptr;
-   base = o.base;
    mayuse = o.mayuse;
    maydef = o.maydef;
-   return *this;
 }
 
 /* Nodes live as long as the shader and are never freed one by one, so

@@ -49,30 +49,100 @@ enum class ValueKind : uint8_t {
    Literal, /* literal dword of the group */
 };
 
+/* A vector that is almost always empty: one pointer until the first
+ * element arrives.  Used for the parts of a Value that only relative
+ * accesses have, so that the common Value copies as a few words and frees
+ * nothing (Values are copied and destroyed in every pass). */
+template <typename T> class RareVec {
+ public:
+   RareVec() = default;
+   RareVec(const RareVec &o) : v_(o.empty() ? nullptr : new std::vector<T>(*o.v_)) {}
+   RareVec &operator=(const RareVec &o)
+   {
+      if (this != &o) {
+         if (o.empty())
+            clear();
+         else if (v_)
+            *v_ = *o.v_;
+         else
+            v_.reset(new std::vector<T>(*o.v_));
+      }
+      return *this;
+   }
+   RareVec(RareVec &&) = default;
+   RareVec &operator=(RareVec &&) = default;
+
+   bool empty() const { return !v_ || v_->empty(); }
+   size_t size() const { return v_ ? v_->size() : 0; }
+   void clear() { v_.reset(); }
+   void push_back(const T &x) { vec().push_back(x); }
+   void push_back(T &&x) { vec().push_back(std::move(x)); }
+   T &operator[](size_t i) { return (*v_)[i]; }
+   const T &operator[](size_t i) const { return (*v_)[i]; }
+   T *begin() { return v_ ? v_->data() : nullptr; }
+   T *end() { return v_ ? v_->data() + v_->size() : nullptr; }
+   const T *begin() const { return v_ ? v_->data() : nullptr; }
+   const T *end() const { return v_ ? v_->data() + v_->size() : nullptr; }
+   operator const std::vector<T> &() const
+   {
+      static const std::vector<T> none;
+      return v_ ? *v_ : none;
+   }
+
+ private:
+   std::vector<T> &vec()
+   {
+      if (!v_)
+         v_.reset(new std::vector<T>());
+      return *v_;
+   }
+   std::unique_ptr<std::vector<T>> v_;
+};
+
 struct Value {
    ValueKind kind = ValueKind::None;
+   bool resolved = false;
+   bool neg = false, abs = false;
    int var = -1;         /* Var: index into RegionShader::vars */
    unsigned version = 0; /* SSA version; 0 = the value on entry to the shader */
    /* KCache: bank, constant (when the lock resolves it), set/index otherwise. */
    unsigned bank = 0, index = 0, chan = 0;
-   bool resolved = false;
    uint32_t literal = 0; /* Literal bits; Inline: the selector */
-   bool neg = false, abs = false;
+   unsigned base = 0;    /* Rel: first GPR of the array */
 
    /* Rel: the address (a Var value) and the array elements the access may
     * read (mayuse) and, for a destination, may write (maydef).  A rel write
     * keeps the old values of the elements it does not hit, so it uses the
     * previous versions too. */
    std::unique_ptr<Value> rel;
-   unsigned base = 0; /* first GPR of the array */
-   std::vector<Value> mayuse;
-   std::vector<Value> maydef;
+   RareVec<Value> mayuse;
+   RareVec<Value> maydef;
 
    Value() = default;
    Value(const Value &o) { *this = o; }
-   Value &operator=(const Value &o);
+   Value &operator=(const Value &o)
+   {
+      kind = o.kind;
+      resolved = o.resolved;
+      neg = o.neg;
+      abs = o.abs;
+      var = o.var;
+      version = o.version;
+      bank = o.bank;
+      index = o.index;
+      chan = o.chan;
+      literal = o.literal;
+      base = o.base;
+      if (o.rel || rel || !o.mayuse.empty() || !mayuse.empty() || !o.maydef.empty() ||
+          !maydef.empty())
+         copy_rel_parts(o);
+      return *this;
+   }
    Value(Value &&) = default;
    Value &operator=(Value &&) = default;
+
+ private:
+   void copy_rel_parts(const Value &o);
 };
 
 enum class NodeKind : uint8_t {
