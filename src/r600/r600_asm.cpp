@@ -104,14 +104,22 @@ class Encoder {
    }
 
    /* Places v in field f of word wd; reports a value that does not fit. */
+   /* Small enough to inline at each of the many call sites; the message
+    * is built out of line, only for a value that does not fit. */
    void put(uint32_t &wd, Field f, uint32_t v, std::string_view word_name, const char *field)
    {
-      if (!f.fits(v)) {
-         error(std::string(word_name) + "." + field + " value " + std::to_string(v) +
-               " does not fit in " + std::to_string(f.width) + " bits");
+      if (__builtin_expect(!f.fits(v), 0)) {
+         field_error(f, v, word_name, field);
          return;
       }
       wd |= f.put(v);
+   }
+
+   [[gnu::cold, gnu::noinline]] void field_error(Field f, uint32_t v, std::string_view word_name,
+                                                 const char *field)
+   {
+      error(std::string(word_name) + "." + field + " value " + std::to_string(v) +
+            " does not fit in " + std::to_string(f.width) + " bits");
    }
 
    void encode_cf(unsigned i, const CfInstr &cf);
