@@ -223,33 +223,6 @@ unsigned alu_clause_dwords(const std::vector<AluGroup> &groups)
    return n;
 }
 
-SrcKind src_kind(ChipClass cls, unsigned sel)
-{
-   bool eg = is_eg_or_later(cls);
-   if (sel < kSrcClauseTempFirst)
-      return SrcKind::Gpr;
-   if (sel <= kSrcGPRLast)
-      return SrcKind::ClauseTemp;
-   if (sel <= kSrcKCACHE1Last)
-      return SrcKind::KCache;
-   if (!eg && sel >= kSrcCFILEFirst && sel <= kSrcCFILELast)
-      return SrcKind::ConstFile;
-   if (eg && sel >= kSrcKCACHE2First && sel <= kSrcKCACHE3Last)
-      return SrcKind::KCache;
-   if (eg && sel >= kSrcPARAMFirst && sel <= kSrcPARAMLast)
-      return SrcKind::Param;
-   if (sel == kSrc_LITERAL)
-      return SrcKind::Literal;
-   if (sel == kSrc_PV)
-      return SrcKind::PV;
-   if (sel == kSrc_PS)
-      return SrcKind::PS;
-   for (const SrcInlineInfo &info : kSrcInline) {
-      if (info.sel == sel && (info.chips >> chip_index(cls)) & 1)
-         return SrcKind::Inline;
-   }
-   return SrcKind::Unknown;
-}
 
 /* Sets 0/1 sit at 128/160, sets 2/3 (Evergreen) at 256/288, 32 each. */
 unsigned src_kcache_set(unsigned sel) { return sel < 256 ? (sel - 128) / 32 : 2 + (sel - 256) / 32; }

@@ -32,8 +32,8 @@ namespace sbcc::r600 {
 std::optional<ChipClass> chip_class_from_name(std::string_view name);
 std::string_view chip_class_name(ChipClass cls); /* "r600", "r700", ... */
 
-inline unsigned chip_index(ChipClass cls) { return static_cast<unsigned>(cls); }
-inline bool is_eg_or_later(ChipClass cls) { return cls >= ChipClass::Evergreen; }
+inline constexpr unsigned chip_index(ChipClass cls) { return static_cast<unsigned>(cls); }
+inline constexpr bool is_eg_or_later(ChipClass cls) { return cls >= ChipClass::Evergreen; }
 /* Cayman has no trans unit: groups have 4 slots. */
 inline unsigned slots_per_group(ChipClass cls) { return cls == ChipClass::Cayman ? 4 : 5; }
 
@@ -244,7 +244,54 @@ struct Program {
 enum class SrcKind : uint8_t {
    Gpr, ClauseTemp, KCache, ConstFile, Param, Inline, Literal, PV, PS, Unknown
 };
-SrcKind src_kind(ChipClass cls, unsigned sel);
+constexpr SrcKind classify_src(ChipClass cls, unsigned sel)
+{
+   const bool eg = is_eg_or_later(cls);
+   if (sel < kSrcClauseTempFirst)
+      return SrcKind::Gpr;
+   if (sel <= kSrcGPRLast)
+      return SrcKind::ClauseTemp;
+   if (sel <= kSrcKCACHE1Last)
+      return SrcKind::KCache;
+   if (!eg && sel >= kSrcCFILEFirst && sel <= kSrcCFILELast)
+      return SrcKind::ConstFile;
+   if (eg && sel >= kSrcKCACHE2First && sel <= kSrcKCACHE3Last)
+      return SrcKind::KCache;
+   if (eg && sel >= kSrcPARAMFirst && sel <= kSrcPARAMLast)
+      return SrcKind::Param;
+   if (sel == kSrc_LITERAL)
+      return SrcKind::Literal;
+   if (sel == kSrc_PV)
+      return SrcKind::PV;
+   if (sel == kSrc_PS)
+      return SrcKind::PS;
+   for (const SrcInlineInfo &info : kSrcInline) {
+      if (info.sel == sel && (info.chips >> static_cast<unsigned>(cls)) & 1)
+         return SrcKind::Inline;
+   }
+   return SrcKind::Unknown;
+}
+
+/* classify_src for every 9-bit selector of every chip class, built at
+ * compile time: the schedulers and the validator ask for the kind of each
+ * operand many times per group, and inline constants are found by a search. */
+struct SrcKindTable {
+   static constexpr unsigned kSels = 512;
+   SrcKind kind[kNumChipClasses][kSels] = {};
+   constexpr SrcKindTable()
+   {
+      for (unsigned c = 0; c < kNumChipClasses; c++)
+         for (unsigned sel = 0; sel < kSels; sel++)
+            kind[c][sel] = classify_src(static_cast<ChipClass>(c), sel);
+   }
+};
+inline constexpr SrcKindTable kSrcKindTable{};
+
+inline SrcKind src_kind(ChipClass cls, unsigned sel)
+{
+   return sel < SrcKindTable::kSels ? kSrcKindTable.kind[chip_index(cls)][sel]
+                                    : classify_src(cls, sel);
+}
 /* kcache set (0-3) of a KCache selector, and the constant index within it. */
 unsigned src_kcache_set(unsigned sel);
 unsigned src_kcache_index(unsigned sel);
