@@ -40,18 +40,12 @@ constexpr uint8_t kBad = kSwizzleBad;
 
 using Operands = SwizzleOperands;
 
-/* src_kind(chip, sel) is KCache or ConstFile, without its walk over the
- * inline-constant table (this runs for every operand of every candidate):
- * the same ranges, tested in the same order. */
+/* Reads through a constant port (this runs for every operand of every
+ * candidate; src_kind is a table lookup). */
 bool is_const_port(ChipClass chip, unsigned sel)
 {
-   if (sel <= kSrcGPRLast)
-      return false;
-   if (sel <= kSrcKCACHE1Last)
-      return true;
-   if (is_eg_or_later(chip))
-      return sel >= kSrcKCACHE2First && sel <= kSrcKCACHE3Last;
-   return sel >= kSrcCFILEFirst && sel <= kSrcCFILELast;
+   const SrcKind k = src_kind(chip, sel);
+   return k == SrcKind::KCache || k == SrcKind::ConstFile;
 }
 
 bool take_cfile(ChipClass chip, int (&cfile)[4][2], unsigned sel, unsigned chan)

@@ -58,21 +58,6 @@ bool is_movable(ChipClass chip, const AluInstr &in)
    return true;
 }
 
-/* src_kind, remembered per 9-bit selector and chip the first time it is
- * asked: it is asked for every operand, and an inline constant walks a
- * table. */
-SrcKind src_kind_fast(ChipClass chip, unsigned sel)
-{
-   constexpr uint8_t kUnknown = 0xff;
-   static thread_local std::vector<uint8_t> table(kNumChipClasses * 512, kUnknown);
-   if (sel >= 512)
-      return src_kind(chip, sel);
-   uint8_t &k = table[chip_index(chip) * 512 + sel];
-   if (k == kUnknown)
-      k = uint8_t(src_kind(chip, sel));
-   return SrcKind(k);
-}
-
 /* The CF instruction without its ALU groups, which live in the IR: copying
  * the whole instruction only to clear them cost an allocation per group
  * and literal list.  The size check fails when CfInstr gains a field, so
@@ -155,7 +140,7 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
                o.rel = src.rel;
                o.value.sel = src.sel;
                o.value.chan = src.chan;
-               switch (src_kind_fast(prog.chip, src.sel)) {
+               switch (src_kind(prog.chip, src.sel)) {
                case SrcKind::Gpr:
                case SrcKind::ClauseTemp: o.value.kind = ValueKind::Gpr; break;
                case SrcKind::KCache: o.value.kind = ValueKind::KCache; break;
