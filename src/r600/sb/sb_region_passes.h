@@ -105,7 +105,8 @@ struct Allocation {
 /* The allocation the source program already had: every value stays in its
  * variable's register; Temp values (results read only through PV/PS) get
  * channels of registers above all others.  Valid only while no pass has
- * moved or merged values (bc_finalize's round-trip tests use it). */
+ * moved or merged values (bc_finalize's round-trip tests use it).
+ * Implemented in sb_bc_finalize_shared.cpp. */
 Allocation identity_allocation(const RegionShader &sh);
 
 /* ---- bc_finalize (sb_bc_finalize.cpp) ---- */
@@ -116,14 +117,14 @@ Allocation identity_allocation(const RegionShader &sh);
  * predicated or exec-mask/predicate-updating instructions.  Shared by RA
  * (values defined there keep the slot's channel) and bc_finalize (keeps
  * the group; other groups may be split one instruction per group).
- * Implemented in sb_bc_finalize.cpp. */
+ * Implemented in sb_bc_finalize_shared.cpp. */
 bool alu_group_is_fixed(const Node *group);
 
 /* The select a fetch or export operand takes without a register:
  * SEL_MASK for an unwritten channel (ValueKind::None), SEL_0 / SEL_1 for a
  * plain 0.0 / 1.0 literal; -1 when it needs one.  Shared by ra_init (burst
  * layouts) and bc_finalize (the swizzles it emits).  Implemented in
- * sb_bc_finalize.cpp. */
+ * sb_bc_finalize_shared.cpp. */
 int operand_const_sel(const Value &v);
 
 /* Tree + allocation -> a Program: regions back into ALU_PUSH_BEFORE/JUMP/
