@@ -18,6 +18,7 @@
 #include <memory>
 #include <set>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "r600/sb/sb_ra.h"
@@ -623,7 +624,7 @@ bool alu_is_plain_copy(const Node *a)
  * in increasing order.  A list is its lower neighbours then its higher
  * ones, so it ends sorted. */
 template <typename Key>
-static void build_adjacency(unsigned nv, unsigned shift, const std::vector<Key> &keys,
+static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
                             RaAdjacency &adj)
 {
    const Key mask = (Key(1) << shift) - 1;
@@ -645,8 +646,17 @@ static void build_adjacency(unsigned nv, unsigned shift, const std::vector<Key> 
       for (Key k : keys)
          hi[pos[unsigned(k >> shift)]++] = unsigned(k & mask);
    }
-   /* Lower neighbours of each value, deduplicated (nlow of them). */
-   std::unique_ptr<unsigned[]> low(new unsigned[keys.size()]);
+   /* Lower neighbours of each value, deduplicated (nlow of them).  The
+    * keys are not read again: 32-bit keys give their storage to `low`
+    * (on a large shader a fresh array of that size is mostly page faults). */
+   std::unique_ptr<unsigned[]> low_own;
+   unsigned *low;
+   if constexpr (std::is_same_v<Key, unsigned>) {
+      low = keys.data();
+   } else {
+      low_own.reset(new unsigned[keys.size()]);
+      low = low_own.get();
+   }
    std::vector<uint32_t> nlow(nv, 0);
    for (unsigned a = 0; a < nv; a++)
       for (uint32_t i = start[a]; i < start[a + 1]; i++) {
@@ -668,7 +678,7 @@ static void build_adjacency(unsigned nv, unsigned shift, const std::vector<Key> 
    adj.list.resize(adj.start[nv]);
    /* deg becomes the fill position of each list. */
    for (unsigned v = 0; v < nv; v++) {
-      std::copy(low.get() + lstart[v], low.get() + lstart[v] + nlow[v],
+      std::copy(low + lstart[v], low + lstart[v] + nlow[v],
                 adj.list.begin() + adj.start[v]);
       deg[v] = adj.start[v] + nlow[v];
    }
