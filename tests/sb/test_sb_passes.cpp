@@ -609,4 +609,117 @@ TEST(SbGprCompaction, BurstMovesAsOneRunPastPinnedRegisters)
    EXPECT_EQ(pinned.cf[1].exp.gpr, 5);
 }
 
+/* GroupFit must say yes exactly when materialize_group_into does, for a
+ * group filled one unit at a time as the post_scheduler fills it: random
+ * groups (few registers, so read ports clash; literals, kcache or constant
+ * file pairs and PV/PS reads of a previous group, so the other rules
+ * trigger too), both answers compared after every candidate. */
+void group_fit_agrees_with_materialize(ChipClass chip, uint32_t seed)
+{
+   std::mt19937 rng(seed);
+   auto range = [&](unsigned n) { return unsigned(rng() % n); };
+   const AluOp ops[] = {AluOp::ADD, AluOp::MUL, AluOp::MOV, AluOp::MULADD, AluOp::RECIP_IEEE};
+   unsigned yes = 0, no = 0, with_prev = 0;
+   for (unsigned trial = 0; trial < 5000; trial++) {
+      AluClause cl;
+      const unsigned nprev = range(5);
+      auto add_node = [&](bool prev_ok) {
+         AluNode n;
+         n.id = uint32_t(cl.nodes.size());
+         n.bc.op = ops[range(5)];
+         n.bc.dst.gpr = uint8_t(range(6));
+         n.bc.dst.chan = uint8_t(range(4));
+         n.bc.dst.write = range(8) != 0;
+         for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
+            Value &v = n.src[s].value;
+            const unsigned kind = range(10);
+            if (kind < 5) {
+               v.kind = ValueKind::Gpr;
+               v.sel = uint16_t(range(6));
+               v.chan = uint8_t(range(4));
+            } else if (kind == 5) {
+               v.kind = ValueKind::Inline;
+               v.sel = uint16_t(range(2) ? kSrc_1 : kSrc_0_5);
+            } else if (kind == 6) {
+               v.kind = ValueKind::Literal;
+               v.bits = 1 + range(6);
+            } else if (kind == 7 && chip != ChipClass::Evergreen) {
+               v.kind = ValueKind::ConstFile;
+               v.sel = uint16_t(kSrcCFILEFirst + range(4));
+               v.chan = uint8_t(range(4));
+            } else if (kind == 8 && prev_ok) {
+               v.kind = ValueKind::Forward;
+               v.node = int32_t(range(nprev));
+            } else {
+               v.kind = ValueKind::KCache;
+               v.sel = uint16_t(kSrcKCACHE0First + range(4));
+               v.chan = uint8_t(range(4));
+            }
+            n.src[s].neg = range(4) == 0;
+         }
+         cl.nodes.push_back(n);
+      };
+      auto slots_perm = [&]() {
+         std::vector<uint8_t> sl = {kSlotX, kSlotY, kSlotZ, kSlotW, kSlotT};
+         std::shuffle(sl.begin(), sl.end(), rng);
+         return sl;
+      };
+      GroupNode prev_nodes;
+      std::vector<uint8_t> psl = slots_perm();
+      for (unsigned k = 0; k < nprev; k++) {
+         add_node(false);
+         prev_nodes.nodes.push_back(uint32_t(k));
+         prev_nodes.slots.push_back(psl[k]);
+      }
+      std::optional<AluGroup> prev;
+      if (nprev)
+         prev = materialize_group(chip, cl, prev_nodes.nodes, prev_nodes.slots, nullptr);
+      with_prev += prev.has_value();
+      const unsigned m = 1 + range(5);
+      std::vector<uint8_t> sl = slots_perm();
+      for (unsigned k = 0; k < m; k++)
+         add_node(prev.has_value());
+      GroupFit fit;
+      fit.start(chip, prev ? &*prev : nullptr, prev ? &prev_nodes : nullptr);
+      std::vector<uint32_t> nodes;
+      std::vector<uint8_t> slots;
+      AluGroup out;
+      for (unsigned k = 0; k < m;) {
+         /* Units of one or two nodes, as the scheduler's register swaps. */
+         const unsigned unit = std::min(m - k, 1 + range(2));
+         const size_t old = nodes.size();
+         for (unsigned j = 0; j < unit; j++) {
+            nodes.push_back(nprev + k + j);
+            slots.push_back(sl[k + j]);
+         }
+         k += unit;
+         const bool want = materialize_group_into(chip, cl, nodes, slots, prev ? &*prev : nullptr,
+                                                  prev ? &prev_nodes : nullptr, out);
+         const bool got = fit.try_add(cl, nodes, slots, old);
+         ASSERT_EQ(got, want) << "chip " << int(chip) << " trial " << trial << " size "
+                              << nodes.size();
+         (got ? yes : no)++;
+         if (!got) {
+            nodes.resize(old);
+            slots.resize(old);
+         }
+      }
+   }
+   /* Both answers, and previous groups, must be common for this to test
+    * anything. */
+   EXPECT_GT(yes, 1000u);
+   EXPECT_GT(no, 500u);
+   EXPECT_GT(with_prev, 1000u);
+}
+
+TEST(SbGroupFit, AgreesWithMaterializeOnRandomGroupsEvergreen)
+{
+   group_fit_agrees_with_materialize(ChipClass::Evergreen, 12345);
+}
+
+TEST(SbGroupFit, AgreesWithMaterializeOnRandomGroupsR700)
+{
+   group_fit_agrees_with_materialize(ChipClass::R700, 54321);
+}
+
 } // namespace
