@@ -507,6 +507,9 @@ class ValueScheduler {
    /* schedule()'s lists, kept for their storage. */
    std::vector<uint8_t> reads_prev_;
    std::vector<uint32_t> ready_, later_, now_, next_;
+   /* Units placed in the group being filled and in the one before, and
+    * the units reads_prev_ marks (successors of the latter). */
+   std::vector<uint32_t> placed_now_, placed_prev_, marked_;
    unsigned cur_ = 0;
 };
 
@@ -838,27 +841,41 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
    std::vector<uint32_t> &ready = ready_, &later = later_, &now = now_, &next = next_;
    ready.clear();
    later.clear();
+   /* The destination channels the ready units' fixed-channel nodes
+    * want, kept as units become ready and are placed instead of counted
+    * over the ready list for every group. */
+   unsigned ready_demand[4] = {};
+   auto demand = [&](uint32_t u, int d) {
+      for (uint32_t x : members(u))
+         if (!flexible(x))
+            ready_demand[cl_->nodes[ids_[x]].bc.dst.chan & 3] += unsigned(d);
+   };
    for (size_t i = 0; i < n; i++)
-      if (unit_[i] == i && npred_[i] == 0)
+      if (unit_[i] == i && npred_[i] == 0) {
          ready.push_back(uint32_t(i));
+         demand(uint32_t(i), 1);
+      }
+   placed_now_.clear();
+   placed_prev_.clear();
+   marked_.clear();
    size_t remaining = n;
    while (remaining) {
       cur_ = unsigned(groups_.size());
-      for (uint32_t u : ready) {
+      /* A unit reads a result of the previous group exactly when one of
+       * that group's units has a true-dependence edge to it: mark those
+       * successors instead of scanning every ready unit's operands. */
+      for (uint32_t u : marked_)
          reads_prev[u] = 0;
-         for (uint32_t x : members(u))
-            for (unsigned q = 0; q < 3; q++) {
-               const int d = v_.src_def[x][q];
-               if (d >= 0 && cur_ > 0 && group_of_[d] == cur_ - 1)
-                  reads_prev[u] = 1;
+      marked_.clear();
+      for (uint32_t pu : placed_prev_)
+         for (size_t k = succ_off_[pu]; k < succ_off_[pu + 1]; k++)
+            if (succ_[k].strong && !reads_prev[succ_[k].to]) {
+               reads_prev[succ_[k].to] = 1;
+               marked_.push_back(succ_[k].to);
             }
-      }
       std::sort(ready.begin(), ready.end(), prio);
-      unsigned demanded[4] = {};
-      for (uint32_t u : ready)
-         for (uint32_t x : members(u))
-            if (!flexible(x))
-               demanded[cl_->nodes[ids_[x]].bc.dst.chan & 3]++;
+      unsigned demanded[4];
+      std::copy(ready_demand, ready_demand + 4, demanded);
       GroupNode g;
       g.nodes.reserve(5); /* a group's most: one allocation, not three */
       g.slots.reserve(5);
@@ -877,9 +894,12 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
          for (uint32_t x : members(u))
             group_of_[x] = cur_;
          remaining -= members(u).size();
+         demand(u, -1);
+         placed_now_.push_back(u);
          now.clear();
          placed(u, now);
          for (uint32_t s : now) {
+            demand(s, 1);
             if (earliest_[s] <= cur_)
                ready.push_back(s); /* weak only: may join this group */
             else
@@ -927,6 +947,8 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
          last_hw_.emplace();
       std::swap(*last_hw_, scratch_);
       groups_.push_back(std::move(g));
+      std::swap(placed_prev_, placed_now_);
+      placed_now_.clear();
       if (cur_ > 0 && !assign_group(cur_ - 1))
          return false;
       next.clear();
