@@ -282,6 +282,10 @@ const Rule kRules[] = {
 struct RulesByOp {
    std::vector<uint8_t> first, count; /* by op: a range of `order` */
    std::vector<uint8_t> order;        /* rule indices grouped by op */
+   /* By position in `order`: the rule matches only an instruction with a
+    * constant operand (a pattern 'f' or 'i'); most instructions have none,
+    * and then such rules are not tried. */
+   std::vector<uint8_t> needs_const;
 
    RulesByOp() : first(kNumAluOps), count(kNumAluOps)
    {
@@ -290,8 +294,13 @@ struct RulesByOp {
       for (unsigned o = 0; o < kNumAluOps; o++) {
          first[o] = uint8_t(order.size());
          for (size_t i = 0; i < n; i++)
-            if (unsigned(kRules[i].op) == o)
+            if (unsigned(kRules[i].op) == o) {
                order.push_back(uint8_t(i));
+               bool k = false;
+               for (const Pat &p : kRules[i].in)
+                  k |= p.kind == 'f' || p.kind == 'i';
+               needs_const.push_back(k);
+            }
          count[o] = uint8_t(order.size() - first[o]);
       }
    }
@@ -682,6 +691,20 @@ struct Gvn {
       }
    }
 
+   /* Whether an operand rewrite_alu_operands looks at has a copy. */
+   bool reads_copy(const Node *g) const
+   {
+      for (const Node *a : g->children) {
+         if (a->kind != NodeKind::Alu)
+            continue;
+         const unsigned nsrc = alu_op_info(a->alu->op).num_src;
+         for (unsigned i = 0; i < nsrc && i < a->src.size(); i++)
+            if (lookup_copy(a->src[i]))
+               return true;
+      }
+      return false;
+   }
+
    /* Fetch and export operands: only a plain register value, because the
     * instruction reads a GPR through a swizzle with no modifiers. */
    void rewrite_plain_operands(Node *n)
@@ -752,10 +775,11 @@ struct Gvn {
 
       /* All operands constant: evaluate as the emulator does. */
       uint32_t k[3] = {};
-      bool all_const = true;
+      bool all_const = true, any_const = false;
       for (unsigned i = 0; i < nsrc; i++) {
          auto b = const_bits(a->src[i]);
          all_const = all_const && b;
+         any_const = any_const || b;
          if (b)
             k[i] = *b;
       }
@@ -785,6 +809,8 @@ struct Gvn {
       static const RulesByOp by_op;
       const unsigned first = by_op.first[unsigned(op)], count = by_op.count[unsigned(op)];
       for (unsigned ri = first; ri < first + count; ri++) {
+         if (!any_const && by_op.needs_const[ri])
+            continue;
          const Rule &r = kRules[by_op.order[ri]];
          bool hit = match_rule(r, a->src, nsrc, false, out);
          if (!hit && comm)
@@ -931,10 +957,16 @@ struct Gvn {
    void group(Node *g)
    {
       const bool fixed = fixed_group(sh.chip, g);
-      const bool kept_whole = alu_group_is_fixed(g);
-      for (Node *a : g->children)
-         if (a->kind == NodeKind::Alu)
-            rewrite_alu_operands(g, a, fixed, kept_whole);
+      /* Rewriting leaves a group that reads no copy as it is; then
+       * alu_group_is_fixed, asked only for that, is skipped too (about
+       * half the groups in the gvn after if_conversion, which sees a tree
+       * the first one already rewrote). */
+      if (reads_copy(g)) {
+         const bool kept_whole = alu_group_is_fixed(g);
+         for (Node *a : g->children)
+            if (a->kind == NodeKind::Alu)
+               rewrite_alu_operands(g, a, fixed, kept_whole);
+      }
       if (fixed && number_dot(g)) {
          /* Now a plain copy: recorded as one below. */
          if (const Value *c = copy_source(g->children[0]))
