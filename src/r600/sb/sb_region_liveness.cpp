@@ -407,12 +407,67 @@ struct LiveWalk {
          live.insert(sh.value_id(v));
    }
 
-   /* Edges, chan_excl pairs: a recording round's results. */
+   /* Edges, chan_excl pairs, definition order: a recording round's
+    * results. */
    void clear_recorded()
    {
       edges.clear();
       edges32.clear();
       excl_pairs.clear();
+      ctx.def_order.assign(ctx.def_order.size(), kUnset);
+      rpoint = 0;
+      depth = 0;
+   }
+
+   /* ctx.def_order and ctx.loop_depth, taken by the recording walk instead
+    * of a forward walk of their own (on a large shader each tree walk is
+    * mostly cache misses).  The forward numbering counts a point on
+    * entering each node (and one more on leaving a region) and gives a
+    * definition the count so far; walking the same events backwards,
+    * rpoint counts the points after a definition, so its forward point
+    * is the total minus that (finish_order).  A value defined twice keeps
+    * its last definition forwards: the first one met here. */
+   static constexpr unsigned kUnset = ~0u;
+   unsigned rpoint = 0, depth = 0;
+
+   void order_def(const Value &v)
+   {
+      if (!alloc(v))
+         return;
+      const unsigned id = sh.value_id(v);
+      if (ctx.def_order[id] == kUnset) {
+         ctx.def_order[id] = rpoint;
+         ctx.loop_depth[id] = depth;
+      }
+   }
+
+   void order_defs(const Node *n)
+   {
+      for (const Value &d : n->dst)
+         order_def(d);
+   }
+
+   /* The order events of a subtree the liveness walk does not enter
+    * (the instructions of a group; never a region). */
+   void order_subtree(const Node *n)
+   {
+      order_defs(n);
+      for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
+         order_subtree(*it);
+      rpoint++;
+   }
+
+   void finish_order()
+   {
+      const unsigned total = rpoint;
+      for (size_t i = 0; i < ctx.def_order.size(); i++) {
+         if (ctx.def_order[i] == kUnset) {
+            ctx.def_order[i] = 0;
+            ctx.loop_depth[i] = 0;
+         } else {
+            ctx.def_order[i] = total - ctx.def_order[i];
+         }
+      }
    }
 
    /* copy_of of a plain copy's result, taken where it is defined (just
@@ -450,6 +505,12 @@ struct LiveWalk {
 
    void group(const Node *g, LiveSet &live)
    {
+      if (record) {
+         order_defs(g);
+         for (auto it = g->children.rbegin(); it != g->children.rend(); ++it)
+            order_subtree(*it);
+         rpoint++;
+      }
       defs_buf.clear();
       for (const Node *a : g->children) {
          if (record)
@@ -496,12 +557,30 @@ struct LiveWalk {
    {
       switch (n->kind) {
       case NodeKind::Root:
+         if (record)
+            order_defs(n);
          children(n, live);
+         if (record)
+            rpoint++;
          break;
       case NodeKind::Region: {
+         if (record) {
+            for (const Node *p : n->phi)
+               order_def(p->dst[0]);
+            rpoint++;
+            if (n->loop)
+               depth++;
+         }
          phi_defs(n->phi, live);
          exit_set[n->id] = live.dense;
          children(n, live);
+         if (record) {
+            for (const Node *p : n->loop_phi)
+               order_def(p->dst[0]);
+            if (n->loop)
+               depth--;
+            rpoint++;
+         }
          if (n->loop || !n->loop_phi.empty()) {
             phi_defs(n->loop_phi, live);
             if (!live.equals(entry_set[n->id])) {
@@ -515,34 +594,50 @@ struct LiveWalk {
          break;
       }
       case NodeKind::Depart:
+         if (record)
+            order_defs(n);
          live.assign(exit_set[n->target->id]);
          for (const Node *p : n->target->phi)
             if (n->dep_index < p->src.size())
                uses_of(p->src[n->dep_index], live);
          children(n, live);
+         if (record)
+            rpoint++;
          break;
       case NodeKind::Repeat:
+         if (record)
+            order_defs(n);
          live.assign(entry_set[n->target->id]);
          for (const Node *p : n->target->loop_phi)
             if (n->dep_index + 1 < p->src.size())
                uses_of(p->src[n->dep_index + 1], live);
          children(n, live);
+         if (record)
+            rpoint++;
          break;
       case NodeKind::If: {
          if (if_sets.size() <= if_depth)
             if_sets.push_back(std::make_unique<LiveSet>(sh.num_values()));
          LiveSet &inner = *if_sets[if_depth];
          inner.assign(live.dense);
+         if (record)
+            order_defs(n);
          if_depth++;
          children(n, inner);
          if_depth--;
+         if (record)
+            rpoint++;
          for (unsigned v : inner.dense)
             live.insert(v);
          break;
       }
       case NodeKind::Cf:
+         if (record)
+            order_defs(n);
          instr(n, live);
          children(n, live);
+         if (record)
+            rpoint++;
          break;
       case NodeKind::AluGroup:
          group(n, live);
@@ -551,53 +646,19 @@ struct LiveWalk {
       case NodeKind::Fetch:
       case NodeKind::Psi:
          instr(n, live);
+         if (record) {
+            order_defs(n);
+            for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
+               order_subtree(*it);
+            rpoint++;
+         }
          break;
       case NodeKind::Phi:
       case NodeKind::LoopPhi:
+         if (record)
+            order_subtree(n);
          break;
       }
-   }
-};
-
-/* Definition order and loop depth, forward. */
-struct Order {
-   const RegionShader &sh;
-   RaContext &ctx;
-   const std::vector<uint8_t> &var_alloc;
-   unsigned point = 0;
-   unsigned depth = 0;
-
-   void def(const Value &v)
-   {
-      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= var_alloc.size() ||
-          !var_alloc[size_t(v.var)])
-         return;
-      unsigned id = sh.value_id(v);
-      ctx.def_order[id] = point;
-      ctx.loop_depth[id] = depth;
-   }
-
-   void walk(const Node *n)
-   {
-      point++;
-      if (n->kind == NodeKind::Region) {
-         if (n->loop)
-            depth++;
-         for (const Node *p : n->loop_phi)
-            def(p->dst[0]);
-         for (const Node *c : n->children)
-            walk(c);
-         if (n->loop)
-            depth--;
-         point++;
-         for (const Node *p : n->phi)
-            def(p->dst[0]);
-         return;
-      }
-      for (const Node *c : n->children)
-         walk(c);
-      for (const Value &d : n->dst)
-         def(d);
    }
 };
 
@@ -798,8 +859,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    } else
       build_adjacency(nv, w.key_shift, w.edges, ctx.adj);
    build_lists(nv, w.excl_pairs, ctx.chan_excl);
-   Order o{sh, ctx, var_alloc};
-   o.walk(sh.root);
+   w.finish_order();
 }
 
 bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b)
