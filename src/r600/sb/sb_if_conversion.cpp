@@ -382,6 +382,7 @@ struct Converter {
    std::unordered_map<ValueKey, ValueKey, ValueKeyHash> same_as;
    std::vector<unsigned> then_op_mark;
    unsigned then_op_gen = 0;
+   std::vector<Node *> spare_list; /* run()'s rebuilt children list */
    /* GroupInfo of the groups checked so far; a group's Node::scratch is its
     * index + 1.  Scratch is left over from earlier passes until then, so an
     * entry counts only when it names the group: nothing clears the tree. */
@@ -886,8 +887,11 @@ struct Converter {
          return;
       /* The children list is rebuilt in one pass rather than edited in
        * place: a block of many ifs in a row would otherwise move its tail
-       * once per converted if. */
-      std::vector<Node *> out;
+       * once per converted if.  It is built in spare_list, which then keeps
+       * the old list's storage for the next list: no allocation per list
+       * (the recursion above is done before this list is built). */
+      std::vector<Node *> &out = spare_list;
+      out.clear();
       out.reserve(n->children.size());
       for (Node *c : n->children) {
          why = nullptr;
@@ -897,7 +901,7 @@ struct Converter {
             (*kept)[why]++;
          out.push_back(c);
       }
-      n->children = std::move(out);
+      n->children.swap(out);
    }
 };
 
