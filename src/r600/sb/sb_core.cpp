@@ -163,14 +163,27 @@ std::optional<Program> local_stage(const Program &prog, const ShaderInfo &info,
    step("local_dce", [&] { return dce_cleanup(sh, pd); });
    if (failed.empty() && opts.sb_dump)
       st.log += tag + " after local_dce\n" + dump_shader(sh);
-   step("post_scheduler", [&] { return post_scheduler(sh, pd); });
+   /* Liveness once, on the IR post_scheduler gets: scheduling does not
+    * change it at CF boundaries (sb_passes.h), so the checker and
+    * gpr_compaction's entry set use it too instead of each walking the
+    * shader again. */
+   std::vector<LiveSet> live_out, live_in;
+   bool live_known = false;
+   step("post_scheduler", [&] {
+      live_known = liveness(sh, live_out, &live_in);
+      if (!live_known) {
+         live_out.assign(sh.cf.size(), LiveSet());
+         for (LiveSet &l : live_out)
+            l.set();
+      }
+      return post_scheduler(sh, pd, &live_out);
+   });
    if (failed.empty() && opts.sb_dump)
       st.log += tag + " after post_scheduler\n" + dump_shader(sh);
-   step("sched_checker", [&] { return sched_checker(sh, pd); });
+   step("sched_checker", [&] { return sched_checker(sh, pd, &live_out); });
    step("bc_builder", [&] { return bc_builder(sh, out, pd); });
    step("gpr_compaction", [&] {
-      std::vector<LiveSet> live_out, live_in;
-      if (!liveness(sh, live_out, &live_in) || live_in.empty())
+      if (!live_known || live_in.empty())
          return true; /* unmodelled CF: keep the numbers */
       return gpr_compaction(out, info, live_in[0]);
    });

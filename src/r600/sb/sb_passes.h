@@ -39,6 +39,12 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out,
  * liveness cannot model the CF. */
 std::vector<LiveSet> live_out_or_all(const Shader &sh);
 
+/* post_scheduler and sched_checker take live_out_or_all() of the shader
+ * as post_scheduler found it when the caller has it (nullptr: worked out
+ * here).  Scheduling keeps it: it only renames values that live inside a
+ * run of one clause, into registers dead there, so no register's
+ * liveness at a CF boundary changes. */
+
 /* Removes ALU nodes in non-fixed groups whose result nobody reads, using
  * liveness; empty groups disappear (a clause keeps at least one node). */
 bool dce_cleanup(Shader &sh, Diagnostics &diags);
@@ -51,11 +57,13 @@ bool dce_cleanup(Shader &sh, Diagnostics &diags);
  * PV/PS); a MOV of such a value into a register is folded into its
  * producer.  A clause that cannot be done so keeps the register-order
  * schedule. */
-bool post_scheduler(Shader &sh, Diagnostics &diags);
+bool post_scheduler(Shader &sh, Diagnostics &diags,
+                    const std::vector<LiveSet> *live_out = nullptr);
 
 /* Re-checks every scheduled group against the hardware rules and the
  * dependences of the source order (an independent check of the scheduler). */
-bool sched_checker(const Shader &sh, Diagnostics &diags);
+bool sched_checker(const Shader &sh, Diagnostics &diags,
+                   const std::vector<LiveSet> *live_out = nullptr);
 
 /* IR -> Program: slots, literals, bank swizzles, PV/PS forwarding. */
 bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags);

@@ -1195,9 +1195,12 @@ void restore_fresh(AluClause &cl)
 
 } // namespace
 
-bool post_scheduler(Shader &sh, Diagnostics &diags)
+bool post_scheduler(Shader &sh, Diagnostics &diags, const std::vector<LiveSet> *given)
 {
-   const std::vector<LiveSet> live_out = live_out_or_all(sh);
+   std::vector<LiveSet> computed;
+   if (!given)
+      computed = live_out_or_all(sh);
+   const std::vector<LiveSet> &live_out = given ? *given : computed;
    /* Most shaders are small, and allocating the scheduler's lists was a
     * good part of their time: they live on with the thread, holding the
     * storage the biggest clause so far needed. */

@@ -242,9 +242,12 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
 
 } // namespace
 
-bool sched_checker(const Shader &sh, Diagnostics &diags)
+bool sched_checker(const Shader &sh, Diagnostics &diags, const std::vector<LiveSet> *given)
 {
-   const std::vector<LiveSet> live_out = live_out_or_all(sh);
+   std::vector<LiveSet> computed;
+   if (!given)
+      computed = live_out_or_all(sh);
+   const std::vector<LiveSet> &live_out = given ? *given : computed;
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       if (!sh.cf[ci].is_alu)
          continue;
