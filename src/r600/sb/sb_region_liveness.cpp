@@ -52,20 +52,27 @@ struct Marker {
          collect_defs(d, n);
    }
 
-   void scan(const Node *n, uint32_t group)
+   /* Numbers the nodes and finds the effectful roots in one walk (the
+    * tree is large next to the tables: each walk is mostly cache misses).
+    * `rooted`: reached through children only, as the roots are. */
+   void scan(const Node *n, uint32_t group, bool rooted)
    {
       n->scratch = uint32_t(nodes.size());
       nodes.push_back(n);
       group_of.push_back(group);
+      const bool root = rooted && is_root(n);
+      live.push_back(root);
+      if (root)
+         work.push_back(n);
       for (const Value &d : n->dst)
          collect_defs(d, n);
       const uint32_t inner = n->kind == NodeKind::AluGroup ? n->scratch : kNone;
       for (const Node *c : n->children)
-         scan(c, inner);
+         scan(c, inner, rooted);
       for (const Node *p : n->phi)
-         scan(p, kNone);
+         scan(p, kNone, false);
       for (const Node *p : n->loop_phi)
-         scan(p, kNone);
+         scan(p, kNone, false);
    }
 
    void use_value(const Value &v)
@@ -107,35 +114,26 @@ struct Marker {
       return false;
    }
 
-   void roots(const Node *n)
+   bool is_root(const Node *n) const
    {
       switch (n->kind) {
       case NodeKind::Alu:
-         if (alu_has_effect(n))
-            mark(n);
-         break;
+         return alu_has_effect(n);
       case NodeKind::Fetch:
       case NodeKind::If:
-         mark(n);
-         break;
+         return true;
       case NodeKind::Cf:
-         if (n->cf)
-            mark(n);
-         break;
+         return n->cf != nullptr;
       default:
-         break;
+         return false;
       }
-      for (const Node *c : n->children)
-         roots(c);
    }
 
    void run()
    {
       def_node.assign(sh.num_values(), nullptr);
-      scan(sh.root, kNone);
-      live.assign(nodes.size(), 0);
+      scan(sh.root, kNone, true);
       group_fixed.assign(nodes.size(), -1);
-      roots(sh.root);
       while (!work.empty()) {
          const Node *n = work.back();
          work.pop_back();
