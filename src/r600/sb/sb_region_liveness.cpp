@@ -716,24 +716,25 @@ static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
       low_own.reset(new unsigned[keys.size()]);
       low = low_own.get();
    }
-   std::vector<uint32_t> nlow(nv, 0);
-   for (unsigned a = 0; a < nv; a++)
+   /* deg: the degree, first counting each value's distinct higher
+    * neighbours as they are found (an edge kept in a row is new). */
+   std::vector<uint32_t> nlow(nv, 0), deg(nv, 0);
+   for (unsigned a = 0; a < nv; a++) {
+      uint32_t higher = 0;
       for (uint32_t i = start[a]; i < start[a + 1]; i++) {
          const unsigned h = hi[i];
          const uint32_t n = nlow[h];
          if (n == 0 || low[lstart[h] + n - 1] != a) {
             low[lstart[h] + n] = a;
             nlow[h] = n + 1;
+            higher++;
          }
       }
-   /* Degrees: each lower neighbour a of v has v as a higher one. */
-   std::vector<uint32_t> deg(nlow);
-   for (unsigned v = 0; v < nv; v++)
-      for (uint32_t i = 0; i < nlow[v]; i++)
-         deg[low[lstart[v] + i]]++;
+      deg[a] = higher;
+   }
    adj.start.assign(size_t(nv) + 1, 0);
    for (unsigned v = 0; v < nv; v++)
-      adj.start[v + 1] = adj.start[v] + deg[v];
+      adj.start[v + 1] = adj.start[v] + nlow[v] + deg[v];
    adj.list.resize(adj.start[nv]);
    /* deg becomes the fill position of each list. */
    for (unsigned v = 0; v < nv; v++) {
