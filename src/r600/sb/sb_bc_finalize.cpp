@@ -65,8 +65,11 @@ struct PGroup {
     * when no bank swizzle serves it. */
    unsigned port_slots = 0;
    /* instrs already carry the bank swizzles flush() would assign: add_group's
-    * probe found them on these very instructions (no constants to place). */
+    * probe found them (see add_group). */
    bool swizzled = false;
+   /* port_slots is not worked out yet (add_group: only when the clause's
+    * slot count may come near the limit); at most 2 * instrs.size(). */
+   bool port_unknown = false;
 };
 
 using Line = std::pair<unsigned, unsigned>; /* (bank, constant / 16) */
@@ -226,6 +229,10 @@ class Finalizer {
    std::vector<PGroup> pending_;
    LineSet pending_lines_;
    unsigned pending_slots_ = 0; /* group_slots summed over pending_ */
+   /* The most the port_slots of pending_ groups with port_unknown add. */
+   unsigned pending_unknown_ = 0;
+   unsigned r0_port_slots(const PGroup &g);
+   void resolve_port_slots();
    /* Scratch reused across groups (no allocation per group once grown). */
    LineSet lines_scratch_;
    std::vector<AluInstr> probe_;
@@ -671,17 +678,51 @@ bool Finalizer::add_group(PGroup g)
     * against the clause's 128 slots now, or the clause may overflow (a
     * kcache operand is still a placeholder read of R0 here, which can only
     * overestimate them). */
-   {
+   if (g.krefs.empty()) {
       std::vector<AluInstr> &probe = probe_;
       probe.assign(g.instrs.begin(), g.instrs.end());
       if (!assign_bank_swizzles(chip_, probe)) {
          auto copies = port_copies(probe);
          g.port_slots = copies ? unsigned(copies->size()) : 0;
-      } else if (g.krefs.empty()) {
+      } else {
          /* flush() changes only kcache selectors before assigning swizzles,
           * and there are none: its search would give this same result. */
          std::swap(g.instrs, probe);
          g.swizzled = true;
+      }
+   } else {
+      /* The search looks at constant operands only through which of them
+       * are equal (the constant-file pairs) and how many there are; flush()
+       * gives equal constants equal selectors and different ones different
+       * selectors, so numbering the group's distinct constants KC0[0],
+       * KC0[1], ... here finds what flush() would: its search is skipped
+       * when this one succeeds.  port_slots keeps its estimate from the
+       * placeholder reads (R0), worked out only when it can matter. */
+      std::vector<AluInstr> &probe = probe_;
+      probe.assign(g.instrs.begin(), g.instrs.end());
+      for (size_t i = 0; i < g.krefs.size(); i++) {
+         const KRef &k = g.krefs[i];
+         unsigned n = 0;
+         while (n < i && (g.krefs[n].bank != k.bank || g.krefs[n].cst != k.cst))
+            n++;
+         AluSrc &src = probe[k.instr].src[k.src];
+         src.sel = src_kcache(0, n, src.chan).sel;
+      }
+      if (assign_bank_swizzles(chip_, probe)) {
+         for (size_t i = 0; i < probe.size(); i++)
+            g.instrs[i].bank_swizzle = probe[i].bank_swizzle;
+         g.swizzled = true;
+         g.port_unknown = true;
+      } else {
+         g.port_slots = r0_port_slots(g);
+      }
+   }
+   const unsigned unknown = g.port_unknown ? 2 * unsigned(g.instrs.size()) : 0;
+   if (!pending_.empty() && pending_slots_ + pending_unknown_ + group_slots(g) + unknown > 128) {
+      resolve_port_slots();
+      if (g.port_unknown) {
+         g.port_slots = r0_port_slots(g);
+         g.port_unknown = false;
       }
    }
    LineSet &lines = lines_scratch_;
@@ -716,8 +757,36 @@ bool Finalizer::add_group(PGroup g)
       pred_lost_ = false;
    std::swap(pending_lines_, lines);
    pending_slots_ += group_slots(g);
+   if (g.port_unknown)
+      pending_unknown_ += 2 * unsigned(g.instrs.size());
    pending_.push_back(std::move(g));
    return true;
+}
+
+/* add_group's estimate of the copies flush() adds before g: none when a
+ * bank swizzle serves the group with its constants read as R0, else
+ * port_copies' count. */
+unsigned Finalizer::r0_port_slots(const PGroup &g)
+{
+   std::vector<AluInstr> &probe = probe_;
+   probe.assign(g.instrs.begin(), g.instrs.end());
+   if (assign_bank_swizzles(chip_, probe))
+      return 0;
+   auto copies = port_copies(probe);
+   return copies ? unsigned(copies->size()) : 0;
+}
+
+void Finalizer::resolve_port_slots()
+{
+   if (!pending_unknown_)
+      return;
+   for (PGroup &p : pending_)
+      if (p.port_unknown) {
+         p.port_slots = r0_port_slots(p);
+         p.port_unknown = false;
+         pending_slots_ += p.port_slots;
+      }
+   pending_unknown_ = 0;
 }
 
 bool Finalizer::flush(CfOp op)
@@ -782,6 +851,7 @@ bool Finalizer::flush(CfOp op)
    pending_.clear();
    pending_lines_.clear();
    pending_slots_ = 0;
+   pending_unknown_ = 0;
    pending_src_ = nullptr;
    pending_eop_ = false;
    return true;
