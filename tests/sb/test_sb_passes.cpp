@@ -4,8 +4,9 @@
  * read-port rules (exact group counts and layouts), its renaming and
  * allocation of clause-local values (no register for PV-only values,
  * clause temporaries, folded copies, chains through a reused register
- * interleaving), the checker rejecting broken schedules, and the emulator
- * agreeing between source and result.
+ * interleaving), the checker rejecting broken schedules, the emulator
+ * agreeing between source and result, and GroupFit (the scheduler's
+ * incremental group test) agreeing with materialize_group_into.
  */
 #include "sb/sb_test_util.h"
 
