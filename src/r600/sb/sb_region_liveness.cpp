@@ -334,6 +334,12 @@ struct LiveWalk {
    std::vector<uint32_t> edges32; /* when two ids fit in 32 bits: half the memory traffic */
    unsigned key_shift = 0;
    bool narrow = false;
+   /* A small graph (direct): edges go straight into a bit matrix, one
+    * row of `words` words per value, both directions, instead of a key
+    * list that is then turned into one. */
+   bool direct = false;
+   size_t words = 0;
+   std::vector<uint64_t> matrix;
    bool psi_any = false;
    /* One working set per If nesting level, reused across walks. */
    std::vector<std::unique_ptr<LiveSet>> if_sets;
@@ -357,10 +363,20 @@ struct LiveWalk {
              var_alloc[size_t(v.var)];
    }
 
+   void set_edge(unsigned a, unsigned b)
+   {
+      matrix[a * words + b / 64] |= uint64_t(1) << (b % 64);
+      matrix[b * words + a / 64] |= uint64_t(1) << (a % 64);
+   }
+
    void edge(unsigned a, unsigned b)
    {
       if (a == b || psi_old[a] == b || psi_old[b] == a)
          return;
+      if (direct) {
+         set_edge(a, b);
+         return;
+      }
       if (a > b)
          std::swap(a, b);
       if (narrow)
@@ -379,6 +395,10 @@ struct LiveWalk {
                for (unsigned w : live.dense)
                   if (cp != w)
                      edge(d, w);
+            } else if (direct) {
+               for (unsigned w : live.dense)
+                  if (w != cp && w != d)
+                     set_edge(d, w);
             } else if (narrow) {
                /* No psi: only d itself and its copy source are skipped. */
                for (unsigned w : live.dense)
@@ -411,6 +431,8 @@ struct LiveWalk {
    {
       edges.clear();
       edges32.clear();
+      if (direct)
+         std::fill(matrix.begin(), matrix.end(), 0);
       excl_pairs.clear();
       ctx.def_order.assign(ctx.def_order.size(), kUnset);
       rpoint = 0;
@@ -747,6 +769,26 @@ static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
          adj.list[deg[low[lstart[v] + i]]++] = v;
 }
 
+/* Adjacency lists from a symmetric bit matrix (row v: v's neighbours),
+ * read row by row: each comes out sorted and without duplicates. */
+static void adjacency_from_matrix(unsigned nv, size_t words, const std::vector<uint64_t> &m,
+                                  RaAdjacency &adj)
+{
+   adj.start.assign(size_t(nv) + 1, 0);
+   for (unsigned v = 0; v < nv; v++) {
+      unsigned n = 0;
+      for (size_t w = 0; w < words; w++)
+         n += unsigned(std::popcount(m[v * words + w]));
+      adj.start[v + 1] = adj.start[v] + n;
+   }
+   adj.list.resize(adj.start[nv]);
+   unsigned *out = adj.list.data();
+   for (unsigned v = 0; v < nv; v++)
+      for (size_t w = 0; w < words; w++)
+         for (uint64_t bits = m[v * words + w]; bits; bits &= bits - 1)
+            *out++ = unsigned(w * 64) + unsigned(std::countr_zero(bits));
+}
+
 /* build_adjacency for a small graph: a bit matrix, one bit per edge and
  * direction, read row by row (each row comes out sorted and without
  * duplicates).  Only when the matrix is small next to the edge list (a
@@ -766,19 +808,7 @@ static bool build_adjacency_dense(unsigned nv, unsigned shift, const std::vector
       m[a * words + b / 64] |= uint64_t(1) << (b % 64);
       m[b * words + a / 64] |= uint64_t(1) << (a % 64);
    }
-   adj.start.assign(size_t(nv) + 1, 0);
-   for (unsigned v = 0; v < nv; v++) {
-      unsigned n = 0;
-      for (size_t w = 0; w < words; w++)
-         n += unsigned(std::popcount(m[v * words + w]));
-      adj.start[v + 1] = adj.start[v] + n;
-   }
-   adj.list.resize(adj.start[nv]);
-   unsigned *out = adj.list.data();
-   for (unsigned v = 0; v < nv; v++)
-      for (size_t w = 0; w < words; w++)
-         for (uint64_t bits = m[v * words + w]; bits; bits &= bits - 1)
-            *out++ = unsigned(w * 64) + unsigned(std::countr_zero(bits));
+   adjacency_from_matrix(nv, words, m, adj);
    return true;
 }
 
@@ -814,6 +844,14 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    while (w.key_shift < 32 && (uint64_t(1) << w.key_shift) < nv)
       w.key_shift++;
    w.narrow = w.key_shift <= 16;
+   /* Values up to kDirectValues: the matrix (at most 8 KiB) is smaller
+    * than the key list of a typical shader that size. */
+   constexpr unsigned kDirectValues = 256;
+   if (nv <= kDirectValues) {
+      w.direct = true;
+      w.words = (size_t(nv) + 63) / 64;
+      w.matrix.assign(size_t(nv) * w.words, 0);
+   }
    w.psi_old.assign(nv, kNoValue);
    for (auto &p : ctx.psi_pairs)
       w.psi_old[p.first] = p.second;
@@ -852,7 +890,9 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
       live.clear();
       w.walk(sh.root, live);
    }
-   if (w.narrow) {
+   if (w.direct)
+      adjacency_from_matrix(nv, w.words, w.matrix, ctx.adj);
+   else if (w.narrow) {
       if (!build_adjacency_dense(nv, w.key_shift, w.edges32, ctx.adj))
          build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
    } else
