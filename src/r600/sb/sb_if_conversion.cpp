@@ -907,18 +907,34 @@ struct Converter {
 
 } // namespace
 
-bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stats)
+namespace {
+
+/* `kept` (why regions stayed branches) only when a caller asks: counting
+ * into a map of strings costs an allocation per kept region. */
+bool convert(RegionShader &sh, Diagnostics &diags, std::map<std::string, unsigned> *kept,
+             unsigned &converted)
 {
    if (!sh.root) {
       diags.error("if_conversion: no region tree");
       return false;
    }
-   Converter c(sh, stats ? &stats->kept : nullptr);
+   Converter c(sh, kept);
    c.run(sh.root, 0);
    if (c.converted)
       sh.number_values();
+   converted = c.converted;
+   return true;
+}
+
+} // namespace
+
+bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stats)
+{
+   unsigned n = 0;
+   if (!convert(sh, diags, stats ? &stats->kept : nullptr, n))
+      return false;
    if (stats)
-      stats->converted += c.converted;
+      stats->converted += n;
    return true;
 }
 
@@ -931,10 +947,10 @@ bool if_conversion(RegionShader &sh, Diagnostics &diags, IfConversionStats *stat
  * The stats overload converts only, so its tests see conversion alone. */
 bool if_conversion(RegionShader &sh, Diagnostics &diags)
 {
-   IfConversionStats st;
-   if (!if_conversion(sh, diags, &st))
+   unsigned n = 0;
+   if (!convert(sh, diags, nullptr, n))
       return false;
-   return !st.converted || gvn(sh, diags);
+   return !n || gvn(sh, diags);
 }
 
 } // namespace sbcc::r600::sb::region
