@@ -237,6 +237,92 @@ TEST(SbRaLiveness, StraightLineInterference)
              "R2.x.1 - R2.z.0\n");
 }
 
+/* ctx.def_order and ctx.loop_depth as a forward walk numbers them: a
+ * point on entering each node and one more on leaving a region; loop_phis
+ * are defined on entering their loop, phis after leaving their region,
+ * anything else after its children.  ra_build_interference takes them
+ * from its backward walk instead; this is the reference. */
+struct ForwardOrder {
+   const RegionShader &sh;
+   std::vector<unsigned> order, depth_of;
+   unsigned point = 0, depth = 0;
+
+   void def(const Value &v)
+   {
+      if (!ra_value_allocatable(sh, v))
+         return;
+      order[sh.value_id(v)] = point;
+      depth_of[sh.value_id(v)] = depth;
+   }
+
+   void walk(const Node *n)
+   {
+      point++;
+      if (n->kind == NodeKind::Region) {
+         if (n->loop)
+            depth++;
+         for (const Node *p : n->loop_phi)
+            def(p->dst[0]);
+         for (const Node *c : n->children)
+            walk(c);
+         if (n->loop)
+            depth--;
+         point++;
+         for (const Node *p : n->phi)
+            def(p->dst[0]);
+         return;
+      }
+      for (const Node *c : n->children)
+         walk(c);
+      for (const Value &d : n->dst)
+         def(d);
+   }
+};
+
+/* Where ra_split's definition order differs from the forward walk's
+ * (empty: nowhere); run_stage checks every stage of the whole suites. */
+std::string order_problem(const RegionShader &sh, const RaContext &ctx)
+{
+   ForwardOrder f{sh, std::vector<unsigned>(sh.num_values(), 0),
+                  std::vector<unsigned>(sh.num_values(), 0)};
+   f.walk(sh.root);
+   for (size_t i = 0; i < f.order.size(); i++)
+      if (i >= ctx.def_order.size() || ctx.def_order[i] != f.order[i] ||
+          ctx.loop_depth[i] != f.depth_of[i])
+         return "value " + std::to_string(i) + ": def_order/loop_depth differ from a forward walk";
+   return ctx.def_order.size() == f.order.size() ? "" : "def_order has the wrong size";
+}
+
+void expect_forward_order(const Program &p, const std::string &what)
+{
+   Parsed sh = ssa(p);
+   ASSERT_TRUE(sh) << what;
+   Diagnostics d;
+   ASSERT_TRUE(dce_cleanup(*sh, d)) << what;
+   RaContext ctx;
+   ASSERT_TRUE(ra_split(*sh, ctx, d, nullptr)) << what << ": " << d.str();
+   ForwardOrder f{*sh, std::vector<unsigned>(sh->num_values(), 0),
+                  std::vector<unsigned>(sh->num_values(), 0)};
+   f.walk(sh->root);
+   EXPECT_EQ(ctx.def_order, f.order) << what;
+   EXPECT_EQ(ctx.loop_depth, f.depth_of) << what;
+}
+
+/* Here on the loop; run_stage checks every stage of SbRaWhole's suites
+ * (tests/shaders on three chips, random programs) the same way. */
+TEST(SbRaLiveness, DefinitionOrderIsTheForwardOne)
+{
+   expect_forward_order(loop_program(), "loop");
+   /* The loop's values are at depth 1: the check sees loop depths too. */
+   Parsed sh = ssa(loop_program());
+   ASSERT_TRUE(sh);
+   Diagnostics d;
+   ASSERT_TRUE(dce_cleanup(*sh, d));
+   RaContext ctx;
+   ASSERT_TRUE(ra_split(*sh, ctx, d, nullptr));
+   EXPECT_NE(std::count(ctx.loop_depth.begin(), ctx.loop_depth.end(), 1u), 0);
+}
+
 TEST(SbRa, LoopWithBreakAndContinue)
 {
    RaRun r = allocate(loop_program());
@@ -1086,6 +1172,10 @@ void run_stage(const Program &prog, const ShaderInfo &info, const std::string &w
    const bool split = ra_split(*sh, ctx, d);
    if (split) {
       if (std::string bad = adjacency_problem(ctx); !bad.empty()) {
+         st.failures += what + ": " + bad + "\n";
+         return;
+      }
+      if (std::string bad = order_problem(*sh, ctx); !bad.empty()) {
          st.failures += what + ": " + bad + "\n";
          return;
       }
