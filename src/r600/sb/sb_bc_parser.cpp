@@ -42,8 +42,8 @@ bool op_movable(ChipClass chip, AluOp op)
  * for every instruction, so it is tabulated once. */
 bool is_movable(ChipClass chip, const AluInstr &in)
 {
-   static const std::vector<bool> table = [] {
-      std::vector<bool> t(kNumChipClasses * kNumAluOps);
+   static const std::vector<uint8_t> table = [] {
+      std::vector<uint8_t> t(kNumChipClasses * kNumAluOps);
       for (unsigned c = 0; c < kNumChipClasses; c++)
          for (unsigned o = 0; o < kNumAluOps; o++)
             t[c * kNumAluOps + o] = op_movable(ChipClass(c), AluOp(o));
@@ -109,8 +109,9 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
       }
       copy_cf_header(cf, node.cf);
       AluClause &cl = node.alu;
-      std::vector<bool> fixed(cf.groups.size(), false);
-      std::vector<bool> reads_forward(cf.groups.size(), false);
+      /* Bytes, not vector<bool>: set and read once per operand. */
+      std::vector<uint8_t> fixed(cf.groups.size(), 0);
+      std::vector<uint8_t> reads_forward(cf.groups.size(), 0);
       size_t ninstrs = 0;
       for (const AluGroup &g : cf.groups)
          ninstrs += g.instrs.size();
@@ -129,12 +130,15 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
             for (uint32_t id : cl.groups[gi - 1].nodes)
                prev_slot[cl.nodes[id].bc.slot] = int(id);
          for (const AluInstr &in : g.instrs) {
-            AluNode n;
+            /* Built in place (the list is reserved: references into it
+             * stay valid) instead of copied in at the end. */
+            const uint32_t id = uint32_t(cl.nodes.size());
+            AluNode &n = cl.nodes.emplace_back();
             n.bc = in;
-            n.id = uint32_t(cl.nodes.size());
+            n.id = id;
             n.group = uint32_t(gi);
             if (!is_movable(prog.chip, in))
-               fixed[gi] = true;
+               fixed[gi] = 1;
             const unsigned nsrc = alu_op_info(in.op).num_src;
             for (unsigned s = 0; s < nsrc; s++) {
                const AluSrc &src = in.src[s];
@@ -170,7 +174,7 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
                      /* Nothing to resolve against: keep the group verbatim
                       * and let the validator judge it. */
                      o.value.kind = ValueKind::Special;
-                     fixed[gi] = true;
+                     fixed[gi] = 1;
                      break;
                   }
                   const AluNode &p = cl.nodes[prev_slot[slot]];
@@ -184,19 +188,18 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
                       * must stay in adjacent groups as they are. */
                      o.value.kind = ValueKind::Forward;
                      o.value.node = int32_t(p.id);
-                     fixed[gi] = true;
+                     fixed[gi] = 1;
                   }
                   break;
                }
                default:
                   o.value.kind = ValueKind::Special;
-                  fixed[gi] = true;
+                  fixed[gi] = 1;
                   break;
                }
             }
             gn.nodes.push_back(n.id);
             gn.slots.push_back(in.slot);
-            cl.nodes.push_back(n);
          }
          cl.groups.push_back(std::move(gn));
       }
