@@ -137,6 +137,10 @@ struct RaContext {
    }
 
    bool live_converged = false; /* ra_build_interference reached its fixpoint */
+   /* Set by ra_split while it runs ra_build_interference: Node::scratch of
+    * each ALU group is 1 + alu_group_fixed, or 0 when not known, so the
+    * liveness walk does not look at every instruction again. */
+   bool group_fixed_in_scratch = false;
 
    /* Statistics for tests and the driver. */
    unsigned split_copies = 0;

@@ -530,7 +530,9 @@ struct TreeFacts {
    void group(const Node *n, unsigned depth)
    {
       /* Asked only for a group with a result on a vector slot (most are,
-       * but alu_group_fixed looks at every instruction of the group). */
+       * but alu_group_fixed looks at every instruction of the group).
+       * What is known goes to Node::scratch for ra_build_interference
+       * (RaContext::group_fixed_in_scratch). */
       int fixed = -1;
       for (const Node *a : n->children) {
          if (a->kind != NodeKind::Alu || !a->alu || a->dst.empty())
@@ -548,6 +550,7 @@ struct TreeFacts {
          if (is_plain_mov(a) && allocatable(a->src[0]))
             ctx.copies.push_back({id, sh.value_id(a->src[0]), 1 + 10 * depth});
       }
+      n->scratch = fixed < 0 ? 0 : uint32_t(fixed) + 1;
    }
 
    void walk(const Node *n, unsigned depth)
@@ -722,7 +725,13 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    for (auto &p : s.psi_pairs)
       ctx.psi_pairs.push_back({id(p.first), id(p.second)});
 
+   /* The walks above left each group's fixedness in Node::scratch; a group
+    * that lost dead constant MOVs without being regrouped is as fixed as
+    * before (dropping instructions never makes a group fixed), and a
+    * regrouped tree was walked again. */
+   ctx.group_fixed_in_scratch = true;
    ra_build_interference(sh, ctx);
+   ctx.group_fixed_in_scratch = false;
    if (!ctx.live_converged) {
       diags.error("ra", SourceLoc{0, 0}, "ra_split: loop liveness does not settle");
       return false;

@@ -523,6 +523,13 @@ struct LiveWalk {
          uses_of(s, live);
    }
 
+   bool group_fixed(const Node *g) const
+   {
+      if (ctx.group_fixed_in_scratch && g->scratch)
+         return g->scratch == 2;
+      return alu_group_fixed(sh, g);
+   }
+
    void group(const Node *g, LiveSet &live)
    {
       if (record) {
@@ -544,7 +551,7 @@ struct LiveWalk {
        * it whole only when its reads and writes form a cycle (a swap); then
        * each instruction needs the slot of its channel, so results of one
        * such group must differ in channel, not only in register. */
-      if (record && defs.size() > 1 && !alu_group_fixed(sh, g))
+      if (record && defs.size() > 1 && !group_fixed(g))
          for (size_t i = 0; i < defs.size(); i++)
             for (size_t k = i + 1; k < defs.size(); k++)
                if (defs[i] != defs[k]) {
