@@ -338,10 +338,9 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
                  ValueInfo &w)
 {
    const size_t n = ids.size();
-   std::vector<uint8_t> gone(n, 0);
-   std::vector<int> alias(n);
-   for (size_t i = 0; i < n; i++)
-      alias[i] = int(i);
+   /* Made at the first fold: most runs fold nothing. */
+   std::vector<uint8_t> gone;
+   std::vector<int> alias;
    /* Last position reading each register's entering value (-1: none). */
    int last_entry_read[512];
    std::fill(last_entry_read, last_entry_read + 512, -1);
@@ -374,6 +373,12 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
             end++;
          if (last_entry_read[d] >= 0 && size_t(last_entry_read[d]) >= end)
             continue;
+      }
+      if (!any) {
+         gone.assign(n, 0);
+         alias.resize(n);
+         for (size_t j = 0; j < n; j++)
+            alias[j] = int(j);
       }
       std::vector<uint32_t> readers;
       for (uint32_t r : v.readers[x]) {
