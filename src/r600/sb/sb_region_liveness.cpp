@@ -132,6 +132,13 @@ struct Marker {
    void run()
    {
       def_node.assign(sh.num_values(), nullptr);
+      /* Room for every node create() handed out (blocks of 64 in
+       * sb_region_ir.cpp; only a hint): growing three tables node by node
+       * cost more than the walk on a small shader. */
+      const size_t hint = sh.node_blocks.size() * 64;
+      nodes.reserve(hint);
+      group_of.reserve(hint);
+      live.reserve(hint);
       scan(sh.root, kNone, true);
       group_fixed.assign(nodes.size(), -1);
       while (!work.empty()) {
