@@ -635,9 +635,11 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
 
    ctx.allocatable.assign(nv, false);
    /* One count of readers serves the dead constant MOVs and the unread
-    * fetch results (dce_cleanup already ran: every reader is live). */
-   std::vector<uint32_t> uses(nv, 0);
-   TreeFacts facts{sh, ctx, &uses, {}};
+    * fetch results (dce_cleanup already ran: every reader is live); a
+    * shader with neither needs no count. */
+   const bool count_uses = s.const_operands || !s.fetch_dsts.empty();
+   std::vector<uint32_t> uses(count_uses ? nv : 0, 0);
+   TreeFacts facts{sh, ctx, count_uses ? &uses : nullptr, {}};
    facts.init_vars();
    facts.walk(sh.root, 0);
    std::vector<unsigned> gone;
