@@ -17,8 +17,6 @@ void Value::copy_rel_parts(const Value &o)
 /* Nodes live as long as the shader and are never freed one by one, so
  * they come in blocks: one allocation per kNodeBlock nodes instead of one
  * each (the parser alone makes one per ALU instruction and group). */
-constexpr size_t kNodeBlock = 64;
-
 Node *RegionShader::create(NodeKind kind)
 {
    if (node_blocks.empty() || node_block_used == kNodeBlock) {

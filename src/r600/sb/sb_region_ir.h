@@ -227,8 +227,15 @@ struct RegionShader {
    std::vector<Var> vars;
    std::vector<Node *> regions; /* by Region::id; a region a pass removed from the
                                  * tree stays here with no children, phis or departs */
-   std::vector<std::unique_ptr<Node[]>> node_blocks; /* create(): kNodeBlock nodes per allocation */
+   static constexpr size_t kNodeBlock = 64;            /* nodes per allocation in create() */
+   std::vector<std::unique_ptr<Node[]>> node_blocks;   /* create(): kNodeBlock nodes each */
    size_t node_block_used = 0;                         /* nodes taken from node_blocks.back() */
+   /* Every node create() has handed out (removed ones included): a bound
+    * for per-node tables indexed by a pass's own numbering. */
+   size_t node_count() const
+   {
+      return node_blocks.empty() ? 0 : (node_blocks.size() - 1) * kNodeBlock + node_block_used;
+   }
    /* The GPR arrays relative addressing may reach (from RegionParseOptions).
     * Every variable inside them keeps its register: RA precolours them. */
    std::vector<RelArray> arrays;

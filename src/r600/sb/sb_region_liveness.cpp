@@ -132,10 +132,9 @@ struct Marker {
    void run()
    {
       def_node.assign(sh.num_values(), nullptr);
-      /* Room for every node create() handed out (blocks of 64 in
-       * sb_region_ir.cpp; only a hint): growing three tables node by node
-       * cost more than the walk on a small shader. */
-      const size_t hint = sh.node_blocks.size() * 64;
+      /* Room for every node create() handed out: growing three tables
+       * node by node cost more than the walk on a small shader. */
+      const size_t hint = sh.node_count();
       nodes.reserve(hint);
       group_of.reserve(hint);
       live.reserve(hint);
