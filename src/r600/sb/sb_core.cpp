@@ -170,12 +170,7 @@ std::optional<Program> local_stage(const Program &prog, const ShaderInfo &info,
    std::vector<LiveSet> live_out, live_in;
    bool live_known = false;
    step("post_scheduler", [&] {
-      live_known = liveness(sh, live_out, &live_in);
-      if (!live_known) {
-         live_out.assign(sh.cf.size(), LiveSet());
-         for (LiveSet &l : live_out)
-            l.set();
-      }
+      live_known = liveness_or_all(sh, live_out, &live_in);
       return post_scheduler(sh, pd, &live_out);
    });
    if (failed.empty() && opts.sb_dump)

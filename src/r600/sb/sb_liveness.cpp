@@ -221,14 +221,21 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
    return true;
 }
 
+bool liveness_or_all(const Shader &sh, std::vector<LiveSet> &live_out,
+                     std::vector<LiveSet> *live_in)
+{
+   if (liveness(sh, live_out, live_in))
+      return true;
+   live_out.assign(sh.cf.size(), LiveSet());
+   for (LiveSet &l : live_out)
+      l.set();
+   return false;
+}
+
 std::vector<LiveSet> live_out_or_all(const Shader &sh)
 {
    std::vector<LiveSet> live_out;
-   if (!liveness(sh, live_out)) {
-      live_out.assign(sh.cf.size(), LiveSet());
-      for (LiveSet &l : live_out)
-         l.set();
-   }
+   liveness_or_all(sh, live_out);
    return live_out;
 }
 

@@ -36,7 +36,10 @@ using LiveSet = std::bitset<128 * 4>;
 bool liveness(const Shader &sh, std::vector<LiveSet> &live_out,
               std::vector<LiveSet> *live_in = nullptr);
 /* live_out from liveness(), or every channel live after every CF where
- * liveness cannot model the CF. */
+ * liveness cannot model the CF.  The first form also gives live_in (left
+ * as liveness() leaves it) and says whether liveness could model the CF. */
+bool liveness_or_all(const Shader &sh, std::vector<LiveSet> &live_out,
+                     std::vector<LiveSet> *live_in = nullptr);
 std::vector<LiveSet> live_out_or_all(const Shader &sh);
 
 /* post_scheduler and sched_checker take live_out_or_all() of the shader
