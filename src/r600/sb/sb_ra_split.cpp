@@ -251,7 +251,7 @@ struct Splitter {
     * copies, in operand order, go into `out` (cleared first).  The copies
     * are kept as refs and read back from the operand they replaced: a Value
     * is large, and this runs for every fetch and export. */
-   void copy_operands(std::vector<Value> &vals, size_t first, size_t count,
+   void copy_operands(ValueList &vals, size_t first, size_t count,
                       std::vector<Node *> &groups, std::vector<Ref> &out)
    {
       /* At most four operands: the copies so far are the lookup table. */

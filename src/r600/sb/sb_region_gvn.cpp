@@ -310,8 +310,8 @@ struct RulesByOp {
  * swapped when `swap` (commutative ops): an index mapping rather than a
  * swapped copy of the operand vector, which cost two allocations per rule
  * tried.  The replacement's operands go to `out` (reused scratch). */
-bool match_rule(const Rule &r, const std::vector<Value> &src, unsigned nsrc, bool swap,
-                std::vector<Value> &out)
+bool match_rule(const Rule &r, const ValueList &src, unsigned nsrc, bool swap,
+                ValueList &out)
 {
    const Value *cap[3] = {};
    for (unsigned i = 0; i < nsrc; i++) {
@@ -516,7 +516,7 @@ struct Gvn {
       const Value *value;
    };
    std::vector<Pending> pending;
-   std::vector<Value> rule_out;
+   ValueList rule_out;
 
    explicit Gvn(RegionShader &s) : sh(s) {}
 
@@ -599,7 +599,7 @@ struct Gvn {
       return v;
    }
 
-   static unsigned distinct_kcache(const std::vector<Value> &src, unsigned n)
+   static unsigned distinct_kcache(const ValueList &src, unsigned n)
    {
       unsigned count = 0;
       for (unsigned i = 0; i < n; i++) {
@@ -805,7 +805,7 @@ struct Gvn {
       if (mods && !keep_mods)
          return false;
       const bool comm = commutative(sh.chip, op);
-      std::vector<Value> &out = rule_out;
+      ValueList &out = rule_out;
       static const RulesByOp by_op;
       const unsigned first = by_op.first[unsigned(op)], count = by_op.count[unsigned(op)];
       for (unsigned ri = first; ri < first + count; ri++) {

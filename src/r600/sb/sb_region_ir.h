@@ -145,6 +145,10 @@ struct Value {
    void copy_rel_parts(const Value &o);
 };
 
+/* A node's operands: most nodes have one destination and up to three
+ * sources. */
+using ValueList = std::vector<Value>;
+
 enum class NodeKind : uint8_t {
    Root,     /* the whole program: a plain container */
    Region,   /* entered at the top; left only through its departs */
@@ -164,7 +168,7 @@ enum class NodeKind : uint8_t {
 struct Node {
    NodeKind kind = NodeKind::Root;
    std::vector<Node *> children;
-   std::vector<Value> dst, src;
+   ValueList dst, src;
 
    /* Bytecode the node stands for (nullptr when synthetic). */
    const CfInstr *cf = nullptr;
