@@ -28,7 +28,7 @@ std::string var_name(const RegionShader &sh, int id)
    return "?";
 }
 
-std::string list(const RegionShader &sh, const ValueList &vals)
+template <typename List> std::string list(const RegionShader &sh, const List &vals)
 {
    std::string s;
    for (const Value &v : vals) {

@@ -21,6 +21,7 @@
 
 #include "common/diag.h"
 #include "r600/r600_bytecode.h"
+#include "r600/sb/sb_small_vector.h"
 
 namespace sbcc::r600::sb::region {
 
@@ -146,8 +147,8 @@ struct Value {
 };
 
 /* A node's operands: most nodes have one destination and up to three
- * sources. */
-using ValueList = std::vector<Value>;
+ * sources, so those stay inside the node (sb_small_vector.h). */
+using ValueList = SmallVector<Value, 3>;
 
 enum class NodeKind : uint8_t {
    Root,     /* the whole program: a plain container */
