@@ -203,7 +203,12 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
    for (const AluInstr &in : g.instrs)
       if (alu_op_info(in.op).flags & AF_MOVA)
          loads_ar = true;
-   unsigned written[256] = {};
+   /* Destinations written so far in this group: at most one per slot, so
+    * a short list (a table by GPR cost a 1 KiB clear per group). */
+   struct Written {
+      unsigned gpr, mask;
+   } written[5];
+   unsigned num_written = 0;
    bool prev_slot[5] = {};
    if (prev)
       for (const AluInstr &p : prev->instrs)
@@ -293,11 +298,18 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       if (writes && in.dst.gpr > kSrcGPRLast)
          error(ci, gi, in.slot, "destination R" + std::to_string(in.dst.gpr) + " does not exist");
       if (writes && !in.dst.rel && !(info.flags & AF_MOVA && !is_eg_or_later(chip_))) {
-         unsigned bit = 1u << (in.dst.chan & 3);
-         if (written[in.dst.gpr] & bit)
+         const unsigned bit = 1u << (in.dst.chan & 3);
+         Written *w = nullptr;
+         for (unsigned i = 0; i < num_written; i++)
+            if (written[i].gpr == in.dst.gpr)
+               w = &written[i];
+         if (w && (w->mask & bit))
             error(ci, gi, in.slot, "second write to R" + std::to_string(in.dst.gpr) + "." +
                                        "xyzw"[in.dst.chan & 3] + " in one group");
-         written[in.dst.gpr] |= bit;
+         if (w)
+            w->mask |= bit;
+         else if (num_written < 5)
+            written[num_written++] = {in.dst.gpr, bit};
       }
    }
    check_read_ports(ci, gi, g);
