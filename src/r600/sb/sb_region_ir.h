@@ -107,9 +107,12 @@ struct Value {
    int var = -1;         /* Var: index into RegionShader::vars */
    unsigned version = 0; /* SSA version; 0 = the value on entry to the shader */
    /* KCache: bank, constant (when the lock resolves it), set/index otherwise. */
-   unsigned bank = 0, index = 0, chan = 0;
+   unsigned index = 0;
    uint32_t literal = 0; /* Literal bits; Inline: the selector */
-   unsigned base = 0;    /* Rel: first GPR of the array */
+   /* Narrow so that a Value is six words: operand lists copy them a lot. */
+   uint8_t bank = 0;
+   uint8_t chan = 0;
+   uint16_t base = 0; /* Rel: first GPR of the array */
 
    /* Rel: the address (a Var value) and the array elements the access may
     * read (mayuse) and, for a destination, may write (maydef).  A rel write
@@ -129,10 +132,10 @@ struct Value {
       abs = o.abs;
       var = o.var;
       version = o.version;
-      bank = o.bank;
       index = o.index;
-      chan = o.chan;
       literal = o.literal;
+      bank = o.bank;
+      chan = o.chan;
       base = o.base;
       if (o.rel || rel || !o.mayuse.empty() || !mayuse.empty() || !o.maydef.empty() ||
           !maydef.empty())
@@ -145,6 +148,7 @@ struct Value {
  private:
    void copy_rel_parts(const Value &o);
 };
+static_assert(sizeof(Value) <= 48, "a Value should stay six words");
 
 /* A node's operands: most nodes have one destination and up to three
  * sources, so those stay inside the node (sb_small_vector.h). */
