@@ -345,7 +345,10 @@ struct LiveWalk {
     * list that is then turned into one. */
    bool direct = false;
    size_t words = 0;
-   std::vector<uint64_t> matrix;
+   std::vector<uint64_t> &matrix;
+   /* Bits set in the matrix, duplicates counted: a bound on the length of
+    * the adjacency lists, so they are filled without counting first. */
+   size_t matrix_bits = 0;
    bool psi_any = false;
    /* One working set per If nesting level, reused across walks. */
    std::vector<std::unique_ptr<LiveSet>> if_sets;
@@ -358,8 +361,9 @@ struct LiveWalk {
     * walk, and var_in_array scans the arrays each time. */
    const std::vector<uint8_t> &var_alloc;
 
-   LiveWalk(const RegionShader &s, RaContext &c, const std::vector<uint8_t> &va)
-      : sh(s), ctx(c), var_alloc(va)
+   LiveWalk(const RegionShader &s, RaContext &c, const std::vector<uint8_t> &va,
+            std::vector<uint64_t> &m)
+      : sh(s), ctx(c), matrix(m), var_alloc(va)
    {
    }
 
@@ -373,6 +377,7 @@ struct LiveWalk {
    {
       matrix[a * words + b / 64] |= uint64_t(1) << (b % 64);
       matrix[b * words + a / 64] |= uint64_t(1) << (a % 64);
+      matrix_bits += 2;
    }
 
    void edge(unsigned a, unsigned b)
@@ -402,9 +407,16 @@ struct LiveWalk {
                   if (cp != w)
                      edge(d, w);
             } else if (direct) {
+               /* d's row and bit, taken once for its whole live set. */
+               uint64_t *row = &matrix[size_t(d) * words];
+               const size_t dword = d / 64;
+               const uint64_t dbit = uint64_t(1) << (d % 64);
                for (unsigned w : live.dense)
-                  if (w != cp && w != d)
-                     set_edge(d, w);
+                  if (w != cp && w != d) {
+                     row[w / 64] |= uint64_t(1) << (w % 64);
+                     matrix[w * words + dword] |= dbit;
+                  }
+               matrix_bits += 2 * live.dense.size();
             } else if (narrow) {
                /* No psi: only d itself and its copy source are skipped. */
                for (unsigned w : live.dense)
@@ -437,8 +449,10 @@ struct LiveWalk {
    {
       edges.clear();
       edges32.clear();
-      if (direct)
-         std::fill(matrix.begin(), matrix.end(), 0);
+      if (direct) {
+         matrix.assign(ctx.num_values * words, 0);
+         matrix_bits = 0;
+      }
       excl_pairs.clear();
       ctx.def_order.assign(ctx.def_order.size(), kUnset);
       rpoint = 0;
@@ -783,57 +797,26 @@ static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
 }
 
 /* Adjacency lists from a symmetric bit matrix (row v: v's neighbours),
- * read row by row: each comes out sorted and without duplicates. */
-/* std::popcount is a libgcc call here (the build does not assume the
- * POPCNT instruction): on a typical shader that call was a tenth of
- * ra_split.  The bit-parallel count inline costs less. */
-static inline unsigned popcount64(uint64_t x)
-{
-   x = x - ((x >> 1) & 0x5555555555555555ull);
-   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-   return unsigned((x * 0x0101010101010101ull) >> 56);
-}
-
+ * read row by row: each comes out sorted and without duplicates.  `bits`
+ * bounds the number of bits set, so the lists are written in one pass
+ * into room for that many and then cut to length (a counting pass first
+ * was a third of the cost: the build does not assume POPCNT). */
 static void adjacency_from_matrix(unsigned nv, size_t words, const std::vector<uint64_t> &m,
-                                  RaAdjacency &adj)
+                                  size_t bits, RaAdjacency &adj)
 {
-   adj.start.assign(size_t(nv) + 1, 0);
-   for (unsigned v = 0; v < nv; v++) {
-      unsigned n = 0;
+   adj.start.resize(size_t(nv) + 1);
+   adj.list.resize(bits);
+   unsigned *const base = adj.list.data();
+   unsigned *out = base;
+   const uint64_t *row = m.data();
+   adj.start[0] = 0;
+   for (unsigned v = 0; v < nv; v++, row += words) {
       for (size_t w = 0; w < words; w++)
-         n += popcount64(m[v * words + w]);
-      adj.start[v + 1] = adj.start[v] + n;
+         for (uint64_t b = row[w]; b; b &= b - 1)
+            *out++ = unsigned(w * 64) + unsigned(std::countr_zero(b));
+      adj.start[v + 1] = uint32_t(out - base);
    }
-   adj.list.resize(adj.start[nv]);
-   unsigned *out = adj.list.data();
-   for (unsigned v = 0; v < nv; v++)
-      for (size_t w = 0; w < words; w++)
-         for (uint64_t bits = m[v * words + w]; bits; bits &= bits - 1)
-            *out++ = unsigned(w * 64) + unsigned(std::countr_zero(bits));
-}
-
-/* build_adjacency for a small graph: a bit matrix, one bit per edge and
- * direction, read row by row (each row comes out sorted and without
- * duplicates).  Only when the matrix is small next to the edge list (a
- * typical shader: a hundred values, a few hundred edges), where the
- * transpositions' passes cost more than clearing and scanning it. */
-template <typename Key>
-static bool build_adjacency_dense(unsigned nv, unsigned shift, const std::vector<Key> &keys,
-                                  RaAdjacency &adj)
-{
-   const size_t words = (size_t(nv) + 63) / 64;
-   if (nv > 1024 || size_t(nv) * words > keys.size() + 64)
-      return false;
-   const Key mask = (Key(1) << shift) - 1;
-   std::vector<uint64_t> m(size_t(nv) * words, 0);
-   for (Key k : keys) {
-      const unsigned a = unsigned(k >> shift), b = unsigned(k & mask);
-      m[a * words + b / 64] |= uint64_t(1) << (b % 64);
-      m[b * words + a / 64] |= uint64_t(1) << (a % 64);
-   }
-   adjacency_from_matrix(nv, words, m, adj);
-   return true;
+   adj.list.resize(size_t(out - base));
 }
 
 /* chan_excl from its (value, other) pairs: one counting sort. */
@@ -862,19 +845,23 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
       const VarKind k = sh.vars[v].kind;
       var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !var_in_array(sh, int(v));
    }
-   LiveWalk w{sh, ctx, var_alloc};
+   /* The bit matrix of a small graph: kept across shaders, so a shader
+    * only clears the part it uses. */
+   static thread_local std::vector<uint64_t> matrix;
+   LiveWalk w{sh, ctx, var_alloc, matrix};
    w.exit_set.assign(sh.regions.size(), {});
    w.entry_set.assign(sh.regions.size(), {});
    while (w.key_shift < 32 && (uint64_t(1) << w.key_shift) < nv)
       w.key_shift++;
    w.narrow = w.key_shift <= 16;
-   /* Values up to kDirectValues: the matrix (at most 8 KiB) is smaller
-    * than the key list of a typical shader that size. */
-   constexpr unsigned kDirectValues = 256;
+   /* Values up to kDirectValues: setting two bits per edge and scanning
+    * the matrix (at most 128 KiB, kept across shaders) costs less than
+    * packing, sorting and transposing keys for a typical shader that
+    * size. */
+   constexpr unsigned kDirectValues = 1024;
    if (nv <= kDirectValues) {
       w.direct = true;
       w.words = (size_t(nv) + 63) / 64;
-      w.matrix.assign(size_t(nv) * w.words, 0);
    }
    w.psi_old.assign(nv, kNoValue);
    for (auto &p : ctx.psi_pairs)
@@ -915,11 +902,10 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
       w.walk(sh.root, live);
    }
    if (w.direct)
-      adjacency_from_matrix(nv, w.words, w.matrix, ctx.adj);
-   else if (w.narrow) {
-      if (!build_adjacency_dense(nv, w.key_shift, w.edges32, ctx.adj))
-         build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
-   } else
+      adjacency_from_matrix(nv, w.words, w.matrix, w.matrix_bits, ctx.adj);
+   else if (w.narrow)
+      build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
+   else
       build_adjacency(nv, w.key_shift, w.edges, ctx.adj);
    build_lists(nv, w.excl_pairs, ctx.chan_excl);
    w.finish_order();
