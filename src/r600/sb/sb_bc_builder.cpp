@@ -304,8 +304,8 @@ bool convert_node(const AluNode &n, uint8_t slot, const AluGroup *prev,
 
 /* forwarded: set when an operand was turned into PV/PS, the only thing
  * a retry without the previous group can change. */
-bool materialize(ChipClass chip, const AluClause &cl, const std::vector<uint32_t> &nodes,
-                 const std::vector<uint8_t> &slots, const AluGroup *prev,
+bool materialize(ChipClass chip, const AluClause &cl, std::span<const uint32_t> nodes,
+                 std::span<const uint8_t> slots, const AluGroup *prev,
                  const GroupNode *prev_nodes, bool &forwarded, AluGroup &g)
 {
    /* Called for every candidate the post_scheduler tries: the slot order
@@ -350,9 +350,8 @@ bool materialize(ChipClass chip, const AluClause &cl, const std::vector<uint32_t
 
 } // namespace
 
-bool materialize_group_into(ChipClass chip, const AluClause &cl,
-                            const std::vector<uint32_t> &nodes,
-                            const std::vector<uint8_t> &slots, const AluGroup *prev,
+bool materialize_group_into(ChipClass chip, const AluClause &cl, std::span<const uint32_t> nodes,
+                            std::span<const uint8_t> slots, const AluGroup *prev,
                             const GroupNode *prev_nodes, AluGroup &out)
 {
    /* PV/PS usually frees read ports, but in the trans slot it competes with
@@ -369,8 +368,8 @@ bool materialize_group_into(ChipClass chip, const AluClause &cl,
 }
 
 std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
-                                          const std::vector<uint32_t> &nodes,
-                                          const std::vector<uint8_t> &slots,
+                                          std::span<const uint32_t> nodes,
+                                          std::span<const uint8_t> slots,
                                           const AluGroup *prev, const GroupNode *prev_nodes)
 {
    AluGroup g;
@@ -512,8 +511,8 @@ bool GroupFit::search_reduced(unsigned d, unsigned end, int16_t (&ports)[12])
    return false;
 }
 
-bool GroupFit::try_add(const AluClause &cl, const std::vector<uint32_t> &nodes,
-                       const std::vector<uint8_t> &slots, size_t old)
+bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
+                       std::span<const uint8_t> slots, size_t old)
 {
    const size_t total = nodes.size();
    if (whole_) {

@@ -120,10 +120,6 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
       for (size_t gi = 0; gi < cf.groups.size(); gi++) {
          const AluGroup &g = cf.groups[gi];
          GroupNode gn;
-         /* Room for a whole group (five slots) at the same cost: the
-          * post_scheduler hands these lists on to the groups it builds. */
-         gn.nodes.reserve(std::max<size_t>(g.instrs.size(), 5));
-         gn.slots.reserve(std::max<size_t>(g.instrs.size(), 5));
          /* Nodes of the previous group by slot, for PV/PS. */
          int prev_slot[5] = {-1, -1, -1, -1, -1};
          if (gi)

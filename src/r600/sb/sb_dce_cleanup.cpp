@@ -34,8 +34,8 @@ void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
       GroupNode &g = cl.groups[gi];
       if (!g.fixed) {
          /* Survivors are compacted in place: no new lists per group. */
-         std::vector<uint32_t> &nodes = g.nodes;
-         std::vector<uint8_t> &slots = g.slots;
+         GroupNodeIds &nodes = g.nodes;
+         GroupSlots &slots = g.slots;
          size_t kept = 0;
          for (size_t k = 0; k < nodes.size(); k++) {
             AluNode &n = cl.nodes[nodes[k]];

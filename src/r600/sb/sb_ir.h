@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "r600/r600_bytecode.h"
+#include "r600/sb/sb_small_vector.h"
 
 namespace sbcc::r600::sb {
 
@@ -79,9 +80,15 @@ struct AluNode {
    bool writes_gpr() const { return bc.dst.write || alu_is_op3(bc.op); }
 };
 
+/* A group's node ids and slots: a group has at most five instructions,
+ * so the lists live inside the group (two heap lists per group were most
+ * of the parser's time and much of the scheduler's). */
+using GroupNodeIds = SmallVector<uint32_t, 5>;
+using GroupSlots = SmallVector<uint8_t, 5>;
+
 struct GroupNode {
-   std::vector<uint32_t> nodes; /* ids into AluClause::nodes, slot order */
-   std::vector<uint8_t> slots;  /* Slot of each node (non-fixed groups) */
+   GroupNodeIds nodes; /* ids into AluClause::nodes, slot order */
+   GroupSlots slots;   /* Slot of each node (non-fixed groups) */
    bool fixed = false;
    AluGroup original;           /* emitted verbatim when fixed; empty otherwise */
 };

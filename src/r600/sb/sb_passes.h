@@ -7,6 +7,7 @@
 
 #include <bitset>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "common/diag.h"
@@ -78,16 +79,15 @@ bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags);
  * `prev_nodes`, the IR group of `prev`, to find their producer's slot.
  * nullopt when the group breaks a rule. */
 std::optional<AluGroup> materialize_group(ChipClass chip, const AluClause &cl,
-                                          const std::vector<uint32_t> &nodes,
-                                          const std::vector<uint8_t> &slots,
+                                          std::span<const uint32_t> nodes,
+                                          std::span<const uint8_t> slots,
                                           const AluGroup *prev,
                                           const GroupNode *prev_nodes = nullptr);
 
 /* The same into `out` (contents replaced; false: `out` is garbage), so a
  * caller trying many candidates reuses one group's storage. */
-bool materialize_group_into(ChipClass chip, const AluClause &cl,
-                            const std::vector<uint32_t> &nodes,
-                            const std::vector<uint8_t> &slots, const AluGroup *prev,
+bool materialize_group_into(ChipClass chip, const AluClause &cl, std::span<const uint32_t> nodes,
+                            std::span<const uint8_t> slots, const AluGroup *prev,
                             const GroupNode *prev_nodes, AluGroup &out);
 
 /* One GPR read-port claim of an instruction under one bank swizzle, and
@@ -136,8 +136,8 @@ class GroupFit {
    void start(ChipClass chip, const AluGroup *prev, const GroupNode *prev_nodes);
    /* nodes/slots: the group with the candidate; [0, old) were accepted
     * before.  True: the candidate is accepted into the state. */
-   bool try_add(const AluClause &cl, const std::vector<uint32_t> &nodes,
-                const std::vector<uint8_t> &slots, size_t old);
+   bool try_add(const AluClause &cl, std::span<const uint32_t> nodes,
+                std::span<const uint8_t> slots, size_t old);
 
  private:
    const SwizzleChoice &choice(unsigned i, unsigned bs);

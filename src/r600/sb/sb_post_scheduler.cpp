@@ -460,20 +460,6 @@ class ValueScheduler {
       return schedule(out);
    }
 
-   /* The node and slot lists of groups that are done with (the source
-    * groups of a scheduled clause) are kept for the groups of later
-    * runs: allocating two small lists per group was a good part of the
-    * scheduler's time on small shaders.  Only lists with room for a
-    * whole group are worth keeping. */
-   void recycle(std::vector<GroupNode> &old)
-   {
-      for (GroupNode &g : old)
-         if (spare_.size() < kMaxSpare && g.nodes.capacity() >= 5 && g.slots.capacity() >= 5) {
-            spare_.emplace_back();
-            std::swap(spare_.back().first, g.nodes);
-            std::swap(spare_.back().second, g.slots);
-         }
-   }
 
  private:
    struct Edge {
@@ -530,8 +516,6 @@ class ValueScheduler {
    /* Units placed in the group being filled and in the one before, and
     * the units reads_prev_ marks (successors of the latter). */
    std::vector<uint32_t> placed_now_, placed_prev_, marked_;
-   static constexpr size_t kMaxSpare = 1024;
-   std::vector<std::pair<std::vector<uint32_t>, std::vector<uint8_t>>> spare_;
    unsigned cur_ = 0;
 };
 
@@ -899,15 +883,6 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
       unsigned demanded[4];
       std::copy(ready_demand, ready_demand + 4, demanded);
       GroupNode g;
-      if (!spare_.empty()) {
-         std::swap(g.nodes, spare_.back().first);
-         std::swap(g.slots, spare_.back().second);
-         spare_.pop_back();
-         g.nodes.clear();
-         g.slots.clear();
-      }
-      g.nodes.reserve(5); /* a group's most: one allocation, not three */
-      g.slots.reserve(5);
       bool used[5] = {};
       size_t tries = 0;
       const AluGroup *prev_hw = groups_.empty() ? prev_hw_ : &*last_hw_;
@@ -1188,11 +1163,9 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
    auto built = build_clause(chip, cl);
    if (!built || alu_clause_dwords(*built) > 256) {
       std::swap(cl.groups, out);
-      sc.sched.recycle(out);
       return false;
    }
    cl.built = std::move(*built);
-   sc.sched.recycle(out);
    return true;
 }
 
