@@ -449,8 +449,10 @@ struct LiveWalk {
    {
       edges.clear();
       edges32.clear();
-      if (direct) {
-         matrix.assign(ctx.num_values * words, 0);
+      /* The matrix comes in clear (adjacency_from_matrix clears what it
+       * reads): only a recording round that was dropped left bits. */
+      if (direct && matrix_bits) {
+         std::fill_n(matrix.begin(), ctx.num_values * words, 0);
          matrix_bits = 0;
       }
       excl_pairs.clear();
@@ -800,20 +802,24 @@ static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
  * read row by row: each comes out sorted and without duplicates.  `bits`
  * bounds the number of bits set, so the lists are written in one pass
  * into room for that many and then cut to length (a counting pass first
- * was a third of the cost: the build does not assume POPCNT). */
-static void adjacency_from_matrix(unsigned nv, size_t words, const std::vector<uint64_t> &m,
+ * was a third of the cost: the build does not assume POPCNT).  The
+ * matrix is left clear for the next shader: a word is cleared as it is
+ * read, which costs less than clearing the whole matrix up front. */
+static void adjacency_from_matrix(unsigned nv, size_t words, std::vector<uint64_t> &m,
                                   size_t bits, RaAdjacency &adj)
 {
    adj.start.resize(size_t(nv) + 1);
    adj.list.resize(bits);
    unsigned *const base = adj.list.data();
    unsigned *out = base;
-   const uint64_t *row = m.data();
+   uint64_t *row = m.data();
    adj.start[0] = 0;
    for (unsigned v = 0; v < nv; v++, row += words) {
-      for (size_t w = 0; w < words; w++)
+      for (size_t w = 0; w < words; w++) {
          for (uint64_t b = row[w]; b; b &= b - 1)
             *out++ = unsigned(w * 64) + unsigned(std::countr_zero(b));
+         row[w] = 0;
+      }
       adj.start[v + 1] = uint32_t(out - base);
    }
    adj.list.resize(size_t(out - base));
@@ -845,8 +851,8 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
       const VarKind k = sh.vars[v].kind;
       var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !var_in_array(sh, int(v));
    }
-   /* The bit matrix of a small graph: kept across shaders, so a shader
-    * only clears the part it uses. */
+   /* The bit matrix of a small graph: kept across shaders, all clear
+    * between them. */
    static thread_local std::vector<uint64_t> matrix;
    LiveWalk w{sh, ctx, var_alloc, matrix};
    w.exit_set.assign(sh.regions.size(), {});
@@ -862,6 +868,8 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    if (nv <= kDirectValues) {
       w.direct = true;
       w.words = (size_t(nv) + 63) / 64;
+      if (matrix.size() < nv * w.words)
+         matrix.resize(nv * w.words, 0);
    }
    w.psi_old.assign(nv, kNoValue);
    for (auto &p : ctx.psi_pairs)
