@@ -100,6 +100,38 @@ TEST(SbCopyPropagation, FoldsNegIntoFloatReadersOnly)
    EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
 }
 
+TEST(SbCopyPropagation, AWriteEndsOnlyTheCopiesItTouches)
+{
+   /* Three copies; overwriting R1.x ends the first (the copy list fills
+    * the gap with its last entry), the other two still read through.
+    * The next clause starts with no copies: R4.z stays R4.z there. */
+   Program p = program(
+      kEg, {alu_clause({group({alu(AluOp::MOV, kSlotX, dst(4, 0), src_gpr(1, 0)),
+                               alu(AluOp::MOV, kSlotY, dst(4, 1), src_gpr(1, 1)),
+                               alu(AluOp::MOV, kSlotZ, dst(4, 2), src_gpr(1, 2))}),
+                        group({alu(AluOp::MOV, kSlotX, dst(1, 0), zero())}),
+                        group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(4, 0), src_gpr(4, 1)),
+                               alu(AluOp::ADD, kSlotY, dst(2, 1), src_gpr(4, 2),
+                                   src_gpr(4, 1))})}),
+            alu_clause({group({alu(AluOp::MOV, kSlotZ, dst(2, 2), src_gpr(4, 2))})}),
+            export_done(2)});
+   EXPECT_EQ(after_cleanup(p), "cf 0 ALU\n"
+                               "  group 0\n"
+                               "    0: R4.x = MOV R1.x\n"
+                               "    2: R4.z = MOV R1.z\n"
+                               "  group 1\n"
+                               "    4: R2.x = ADD R4.x, R1.y\n"
+                               "    5: R2.y = ADD R1.z, R1.y\n"
+                               "cf 1 ALU\n"
+                               "  group 0\n"
+                               "    0: R2.z = MOV R4.z\n"
+                               "cf 2 EXPORT_DONE\n");
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+}
+
 TEST(SbGvn, RepeatedComputationReadsTheFirstResult)
 {
    /* R3.x = R1.x * R1.y and R4.y = R1.y * R1.x (commuted) are one value;

@@ -8,7 +8,8 @@
  * stepped as wholes (reads before writes), and only non-fixed nodes are
  * rewritten, since fixed groups are emitted as decoded.
  */
-#include <unordered_map>
+#include <algorithm>
+#include <iterator>
 
 #include "r600/sb/sb_passes.h"
 
@@ -70,7 +71,80 @@ bool group_fits(ChipClass chip, const AluClause &cl, const GroupNode &g)
    return materialize_group(chip, cl, g.nodes, g.slots, nullptr).has_value();
 }
 
-using CopyMap = std::unordered_map<unsigned, Operand>;
+/* Destination register channel -> the value it holds a copy of.  A dense
+ * list of the copies with an index by key: a lookup is one load, and the
+ * scan a write makes for copies of what it overwrites walks the copies
+ * alone (a hash map allocated a node per copy and walked its buckets).
+ * Order in the list means nothing: a removal moves the last copy into
+ * the gap. */
+class CopyMap {
+ public:
+   static constexpr unsigned kKeys = 256 * 4; /* dst.gpr is 8 bits */
+
+   CopyMap() { std::fill(std::begin(pos_), std::end(pos_), int16_t(-1)); }
+
+   bool empty() const { return list_.empty(); }
+
+   /* nullptr when k holds no copy. */
+   const Operand *find(unsigned k) const
+   {
+      return k < kKeys && pos_[k] >= 0 ? &list_[size_t(pos_[k])].copy : nullptr;
+   }
+
+   void set(unsigned k, const Operand &o)
+   {
+      if (pos_[k] >= 0) {
+         list_[size_t(pos_[k])].copy = o;
+         return;
+      }
+      pos_[k] = int16_t(list_.size());
+      list_.push_back({uint16_t(k), o});
+   }
+
+   void erase(unsigned k)
+   {
+      if (k < kKeys && pos_[k] >= 0)
+         remove_at(size_t(pos_[k]));
+   }
+
+   /* Ends every copy whose source is register channel k. */
+   void erase_copies_of(unsigned k)
+   {
+      for (size_t i = 0; i < list_.size();) {
+         const Operand &o = list_[i].copy;
+         if (o.value.kind == ValueKind::Gpr && key(o.value.sel, o.value.chan) == k)
+            remove_at(i);
+         else
+            i++;
+      }
+   }
+
+   void clear()
+   {
+      for (const Entry &e : list_)
+         pos_[e.key] = -1;
+      list_.clear();
+   }
+
+ private:
+   struct Entry {
+      uint16_t key;
+      Operand copy;
+   };
+
+   void remove_at(size_t i)
+   {
+      pos_[list_[i].key] = -1;
+      if (i + 1 != list_.size()) {
+         list_[i] = list_.back();
+         pos_[list_[i].key] = int16_t(i);
+      }
+      list_.pop_back();
+   }
+
+   int16_t pos_[kKeys];
+   std::vector<Entry> list_;
+};
 
 /* The fetch clause right after an ALU clause reads registers the clause
  * often only filled with MOVs (Mesa's backend gathers coordinates that
@@ -82,23 +156,17 @@ void propagate_into_fetches(CfInstr &cf, CopyMap &copies)
    auto kill = [&](unsigned gpr, unsigned chan) {
       const unsigned k = key(gpr, chan);
       copies.erase(k);
-      for (auto it = copies.begin(); it != copies.end();)
-         if (it->second.value.kind == ValueKind::Gpr &&
-             key(it->second.value.sel, it->second.value.chan) == k)
-            it = copies.erase(it);
-         else
-            ++it;
+      copies.erase_copies_of(k);
    };
    auto source_of = [&](unsigned gpr, unsigned chan, int &reg, unsigned &src_chan) {
-      auto it = copies.find(key(gpr, chan));
+      const Operand *c = copies.find(key(gpr, chan));
       /* Clause temporaries (123-127) do not outlive their ALU clause. */
-      if (it == copies.end() || it->second.value.kind != ValueKind::Gpr || it->second.neg ||
-          it->second.abs || it->second.value.sel >= 123)
+      if (!c || c->value.kind != ValueKind::Gpr || c->neg || c->abs || c->value.sel >= 123)
          return false;
-      if (reg >= 0 && reg != it->second.value.sel)
+      if (reg >= 0 && reg != c->value.sel)
          return false;
-      reg = it->second.value.sel;
-      src_chan = it->second.value.chan;
+      reg = c->value.sel;
+      src_chan = c->value.chan;
       return true;
    };
    for (FetchInstr &f : cf.fetches) {
@@ -155,13 +223,12 @@ void propagate_into_export(CfInstr &cf, CopyMap &copies)
    for (unsigned c = 0; c < 4; c++) {
       if (e.swizzle[c] > kSelW)
          continue;
-      auto it = copies.find(key(e.gpr, e.swizzle[c]));
-      if (it == copies.end() || it->second.value.kind != ValueKind::Gpr || it->second.neg ||
-          it->second.abs || it->second.value.sel >= 123 ||
-          (reg >= 0 && reg != it->second.value.sel))
+      const Operand *cp = copies.find(key(e.gpr, e.swizzle[c]));
+      if (!cp || cp->value.kind != ValueKind::Gpr || cp->neg || cp->abs ||
+          cp->value.sel >= 123 || (reg >= 0 && reg != cp->value.sel))
          return;
-      reg = it->second.value.sel;
-      swz[c] = it->second.value.chan;
+      reg = cp->value.sel;
+      swz[c] = cp->value.chan;
    }
    if (reg < 0)
       return;
@@ -182,8 +249,8 @@ void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
                Operand &o = n.src[s];
                if (o.value.kind != ValueKind::Gpr || o.rel)
                   continue;
-               auto it = copies.find(key(o.value.sel, o.value.chan));
-               if (it != copies.end() && fold_modifiers(n, s, o, it->second))
+               const Operand *c = copies.find(key(o.value.sel, o.value.chan));
+               if (c && fold_modifiers(n, s, o, *c))
                   changed = true;
             }
             /* Constants and literals have their own limits: the source group
@@ -204,12 +271,7 @@ void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
          }
          const unsigned k = key(n.bc.dst.gpr, n.bc.dst.chan);
          copies.erase(k);
-         for (auto it = copies.begin(); it != copies.end();)
-            if (it->second.value.kind == ValueKind::Gpr &&
-                key(it->second.value.sel, it->second.value.chan) == k)
-               it = copies.erase(it);
-            else
-               ++it;
+         copies.erase_copies_of(k);
       }
       for (uint32_t id : g.nodes) {
          const AluNode &n = cl.nodes[id];
@@ -228,7 +290,7 @@ void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
          if (src_written || (v.kind == ValueKind::Gpr && v.sel == n.bc.dst.gpr &&
                              v.chan == n.bc.dst.chan))
             continue;
-         copies[key(n.bc.dst.gpr, n.bc.dst.chan)] = n.src[0];
+         copies.set(key(n.bc.dst.gpr, n.bc.dst.chan), n.src[0]);
       }
    }
 }
@@ -249,10 +311,11 @@ bool copy_propagation(Shader &sh, Diagnostics &diags)
           cf_op_info(n.cf.op).enc != CfEncoding::Mem && !(cf_op_info(n.cf.op).flags & CF_FETCH) &&
           n.cf.target < target.size())
          target[n.cf.target] = true;
+   CopyMap copies; /* one for the pass: clearing it touches only its copies */
    for (size_t i = 0; i < sh.cf.size(); i++) {
       if (!sh.cf[i].is_alu)
          continue;
-      CopyMap copies;
+      copies.clear();
       propagate_clause(sh.chip, sh.cf[i].alu, copies);
       /* Fetch clauses and exports right after the clause still see the
        * clause's copies (exports write no registers) -- unless the clause

@@ -119,7 +119,9 @@ struct Entry {
  * are current (a relative or AR write starts a new epoch).  That keeps a
  * write O(1) instead of a scan of the whole table per group, and the
  * open-addressed index allocates only when it grows.  At most one entry
- * per key holds at a time: a key already held is not entered again. */
+ * per key holds at a time: a key already held is not entered again.
+ * One table serves all clauses of a shader (next_clause()), keeping its
+ * storage; generations and the epoch simply go on counting. */
 struct Table {
    std::vector<Entry> entries;
    std::vector<int32_t> slots; /* entry index or -1; size a power of two */
@@ -173,11 +175,18 @@ struct Table {
 
    void write(unsigned r) { gen[r]++; }
    void clear() { epoch++; }
+   /* Empty, for the next clause: no entry refers to generations any more,
+    * so they need no reset. */
+   void next_clause()
+   {
+      entries.clear();
+      slots.clear();
+   }
 };
 
-void number_clause(AluClause &cl)
+void number_clause(AluClause &cl, Table &table)
 {
-   Table table;
+   table.next_clause();
    table.entries.reserve(cl.nodes.size());
    unsigned written[5 * 2];
    for (GroupNode &g : cl.groups) {
@@ -256,9 +265,10 @@ bool gvn(Shader &sh, Diagnostics &diags)
    (void)diags;
    for (CfNode &c : sh.cf)
       c.alu.built.clear(); /* post_scheduler's build no longer matches */
+   Table table;
    for (CfNode &c : sh.cf)
       if (c.is_alu)
-         number_clause(c.alu);
+         number_clause(c.alu, table);
    return true;
 }
 

@@ -21,7 +21,7 @@ constexpr unsigned kClauseTempFirst = 123;
 void set_reg(LiveSet &s, unsigned gpr, unsigned chan, bool v)
 {
    if (gpr < 128)
-      s.set(gpr * 4 + (chan & 3), v);
+      s[gpr * 4 + (chan & 3)] = v; /* in range: no checked set() */
 }
 
 /* The walks below run backwards through a CF instruction and tell a

@@ -20,6 +20,19 @@ namespace {
 
 constexpr uint32_t kEntry = 0x80000000u; /* | register channel: value on entry */
 
+/* The register state on entry to a clause, copied into both runs'
+ * states (a copy is far cheaper than filling 512 channels one by one,
+ * twice per clause). */
+struct EntryState {
+   uint32_t regs[512];
+   EntryState()
+   {
+      for (unsigned k = 0; k < 512; k++)
+         regs[k] = kEntry | k;
+   }
+};
+const EntryState kEntryState;
+
 /* Tokens for values that merge an old one (predicated and relative
  * writes): the same pair gives the same token in both runs. */
 struct Tokens {
@@ -162,8 +175,7 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
    /* Register state at each relative read (rare: made on the first). */
    std::vector<std::vector<uint32_t>> snapshot;
    uint32_t state[512];
-   for (unsigned k = 0; k < 512; k++)
-      state[k] = kEntry | k;
+   std::copy(kEntryState.regs, kEntryState.regs + 512, state);
    auto source_node = [&](size_t i) {
       const AluNode &nd = cl.nodes[i];
       return !nd.dead || nd.folded_into >= 0;
@@ -194,8 +206,7 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
       b = e;
    }
    uint32_t sched[512];
-   for (unsigned k = 0; k < 512; k++)
-      sched[k] = kEntry | k;
+   std::copy(kEntryState.regs, kEntryState.regs + 512, sched);
    std::vector<uint32_t> &got = got_store;
    got.assign(n, 0);
    for (size_t gi = 0; gi < cl.groups.size(); gi++) {
