@@ -143,6 +143,22 @@ class Finalizer {
              Program &out, Diagnostics &diags)
       : sh_(sh), alloc_(alloc), info_(info), out_(out), diags_(diags), chip_(sh.chip)
    {
+      /* has_id's bounds per variable, worked out once: it is asked for
+       * every operand. */
+      const size_t n = std::min(sh.vars.size(), sh.value_base.size());
+      var_ids_.resize(n);
+      for (size_t v = 0; v < n; v++) {
+         VarIds &ids = var_ids_[v];
+         const VarKind k = sh.vars[v].kind;
+         ids.reg_kind = k == VarKind::Gpr || k == VarKind::Temp;
+         const size_t base = sh.value_base[v];
+         if (base >= alloc.reg.size())
+            continue; /* no version has an id */
+         int64_t top = int64_t(alloc.reg.size() - 1 - base);
+         if (v < sh.version_count.size())
+            top = std::min(top, int64_t(sh.version_count[v]));
+         ids.max_version = top;
+      }
    }
 
    bool run();
@@ -158,11 +174,10 @@ class Finalizer {
     * range: such values have no id and no register. */
    bool has_id(const Value &v) const
    {
-      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < sh_.vars.size() &&
-             size_t(v.var) < sh_.value_base.size() &&
-             sh_.value_id(v) < alloc_.reg.size() &&
-             (size_t(v.var) >= sh_.version_count.size() ||
-              v.version <= sh_.version_count[v.var]);
+      /* A known variable at a version within its count whose value_id
+       * is inside the allocation (var_ids_). */
+      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < var_ids_.size() &&
+             int64_t(v.version) <= var_ids_[v.var].max_version;
    }
    std::string name(const Value &v) const
    {
@@ -179,13 +194,7 @@ class Finalizer {
    {
       return has_id(v) ? alloc_.reg[sh_.value_id(v)] : RegAssign{};
    }
-   bool is_reg_var(const Value &v) const
-   {
-      if (!has_id(v))
-         return false;
-      VarKind k = sh_.vars[v.var].kind;
-      return k == VarKind::Gpr || k == VarKind::Temp;
-   }
+   bool is_reg_var(const Value &v) const { return has_id(v) && var_ids_[v.var].reg_kind; }
 
    bool check_values(const Node *n);
    bool check_phis(const Node *region);
@@ -195,7 +204,7 @@ class Finalizer {
    bool emit_group(const Node *g);
    bool build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in);
    bool operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s);
-   bool add_group(PGroup g);
+   bool add_group(PGroup &&g);
    bool emit_whole(std::vector<PGroup> singles);
    bool whole_fits(std::vector<AluInstr> instrs) const;
    bool whole_slot(AluInstr &in, unsigned &used) const;
@@ -225,6 +234,14 @@ class Finalizer {
    ChipClass chip_;
 
    std::map<unsigned, const Node *> psi_of_temp_; /* value_id of psi src[1] -> psi */
+
+   /* By variable (those with a value_base entry): the highest version
+    * has_id accepts (-1: none), and whether it is a GPR or Temp. */
+   struct VarIds {
+      int64_t max_version = -1;
+      bool reg_kind = false;
+   };
+   std::vector<VarIds> var_ids_;
 
    std::vector<PGroup> pending_;
    LineSet pending_lines_;
@@ -362,9 +379,11 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
       in.dst.write = true;
    } else if (is_reg_var(d)) {
       RegAssign r = alloc_.reg[sh_.value_id(d)]; /* is_reg_var: d has an id */
-      auto psi = psi_of_temp_.find(sh_.value_id(d)); /* is_reg_var: has an id */
-      if (psi != psi_of_temp_.end())
-         r = reg(psi->second->dst[0]);
+      if (!psi_of_temp_.empty()) { /* most shaders have no psi: no tree walk */
+         auto psi = psi_of_temp_.find(sh_.value_id(d)); /* is_reg_var: has an id */
+         if (psi != psi_of_temp_.end())
+            r = reg(psi->second->dst[0]);
+      }
       if (r.gpr < 0) {
          if (alu_is_op3(in.op))
             return fail(std::string(info.name) + " result " + name(d) +
@@ -670,7 +689,7 @@ bool Finalizer::emit_whole(std::vector<PGroup> singles)
    return add_group(std::move(g));
 }
 
-bool Finalizer::add_group(PGroup g)
+bool Finalizer::add_group(PGroup &&g)
 {
    if (g.literals.size() > 4)
       return fail("more than four literals in one group");
@@ -725,14 +744,20 @@ bool Finalizer::add_group(PGroup g)
          g.port_unknown = false;
       }
    }
+   /* pending_lines_ always has a lock plan (it is only ever set to lines
+    * that passed plan_locks below), so a group without constants adds no
+    * lines and needs no new plan: most groups, which skip the copy. */
+   const bool new_lines = !g.krefs.empty();
    LineSet &lines = lines_scratch_;
-   lines = pending_lines_;
-   for (const KRef &k : g.krefs)
-      insert_line(lines, Line{k.bank, k.cst / 16});
+   if (new_lines) {
+      lines = pending_lines_;
+      for (const KRef &k : g.krefs)
+         insert_line(lines, Line{k.bank, k.cst / 16});
+   }
    const unsigned max_sets = is_eg_or_later(chip_) ? 4 : 2;
    const unsigned slots = pending_slots_;
-   if (!pending_.empty() &&
-       (slots + group_slots(g) > 128 || !plan_locks(lines, max_sets, nullptr))) {
+   if (!pending_.empty() && (slots + group_slots(g) > 128 ||
+                             (new_lines && !plan_locks(lines, max_sets, nullptr)))) {
       /* The PRED_SET of an if must end the clause that pushes; a limit
        * split there cannot be rebuilt. */
       for (const PGroup &p : pending_)
@@ -745,7 +770,7 @@ bool Finalizer::add_group(PGroup g)
       for (const KRef &k : g.krefs)
          insert_line(lines, Line{k.bank, k.cst / 16});
    }
-   if (!plan_locks(lines, max_sets, nullptr))
+   if (new_lines && !plan_locks(lines, max_sets, nullptr))
       return fail("one group needs more kcache lines than the clause can lock");
    if (g.uses_ar && ar_lost_ && !g.loads_ar)
       return fail("AR read in a clause split after the MOVA that loaded it");
@@ -755,7 +780,8 @@ bool Finalizer::add_group(PGroup g)
       return fail("predicate read in a clause split after the PRED_SET that set it");
    if (g.sets_pred)
       pred_lost_ = false;
-   std::swap(pending_lines_, lines);
+   if (new_lines)
+      std::swap(pending_lines_, lines);
    pending_slots_ += group_slots(g);
    if (g.port_unknown)
       pending_unknown_ += 2 * unsigned(g.instrs.size());

@@ -7,7 +7,6 @@
  * already had (bc_finalize's round-trip tests).
  */
 #include <algorithm>
-#include <map>
 #include <string_view>
 #include <vector>
 
@@ -15,16 +14,6 @@
 
 namespace sbcc::r600::sb::region {
 
-namespace {
-
-bool is_replicated_trans(AluOp op)
-{
-   /* Cayman has no trans slot: these run replicated over x..z(w). */
-   const unsigned s = alu_slots(ChipClass::Cayman, op);
-   return (s & kSlotS) && !(s & kSlotV);
-}
-
-} // namespace
 
 int operand_const_sel(const Value &v)
 {
@@ -41,10 +30,15 @@ int operand_const_sel(const Value &v)
 
 namespace {
 
-/* Whether an op alone keeps its group fixed, whatever its operands: asked
- * for every instruction of every group by gvn, RA and bc_finalize, so
- * computed once per op (the name tests were most of the cost). */
-bool op_fixes_group(AluOp op)
+/* What alu_group_is_fixed asks of an op, by op: asked for every
+ * instruction of every group by gvn, RA and bc_finalize, so computed once
+ * per op (the name tests and slot lookups were most of the cost). */
+enum : uint8_t {
+   kOpFixesGroup = 1,       /* keeps its group fixed, whatever its operands */
+   kOpReplicatedTrans = 2,  /* Cayman runs it replicated over x..z(w) (no trans slot) */
+};
+
+uint8_t op_group_traits(AluOp op)
 {
    static const std::vector<uint8_t> table = [] {
       const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
@@ -53,15 +47,18 @@ bool op_fixes_group(AluOp op)
       std::vector<uint8_t> t(kNumAluOps);
       for (unsigned o = 0; o < kNumAluOps; o++) {
          const std::string_view name = alu_op_name(AluOp(o));
-         t[o] = (alu_op_info(AluOp(o)).flags & special) ||
-                (alu_slots(ChipClass::Evergreen, AluOp(o)) & multi) ||
-                (alu_slots(ChipClass::Cayman, AluOp(o)) & multi) || AluOp(o) == AluOp::ALU_NOP ||
-                name.starts_with("LDS") || name.starts_with("GDS") ||
-                name.starts_with("SET_CF_IDX");
+         const unsigned cayman = alu_slots(ChipClass::Cayman, AluOp(o));
+         const bool fixes = (alu_op_info(AluOp(o)).flags & special) ||
+                            (alu_slots(ChipClass::Evergreen, AluOp(o)) & multi) ||
+                            (cayman & multi) || AluOp(o) == AluOp::ALU_NOP ||
+                            name.starts_with("LDS") || name.starts_with("GDS") ||
+                            name.starts_with("SET_CF_IDX");
+         const bool replicated = (cayman & kSlotS) && !(cayman & kSlotV);
+         t[o] = uint8_t((fixes ? kOpFixesGroup : 0) | (replicated ? kOpReplicatedTrans : 0));
       }
       return t;
    }();
-   return table[unsigned(op)] != 0;
+   return table[unsigned(op)];
 }
 
 } // namespace
@@ -70,12 +67,14 @@ bool alu_group_is_fixed(const Node *group)
 {
    /* Keep in sync with RA (sb_ra.h): values defined in a fixed group keep
     * the channel of their slot. */
-   std::map<AluOp, unsigned> count;
-   for (const Node *a : group->children) {
+   const auto &children = group->children;
+   for (size_t i = 0; i < children.size(); i++) {
+      const Node *a = children[i];
       if (a->kind != NodeKind::Alu || !a->alu)
          return true;
       const AluInstr &in = *a->alu;
-      if (op_fixes_group(in.op))
+      const uint8_t traits = op_group_traits(in.op);
+      if (traits & kOpFixesGroup)
          return true;
       if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.index_mode)
          return true;
@@ -85,8 +84,12 @@ bool alu_group_is_fixed(const Node *group)
       for (const Value &v : a->dst)
          if (v.kind == ValueKind::Rel)
             return true;
-      if (is_replicated_trans(in.op) && ++count[in.op] > 1)
-         return true;
+      /* A second replicated op of the same kind: the earlier instructions
+       * (all ALU, or we had returned) are at most the group's few slots. */
+      if (traits & kOpReplicatedTrans)
+         for (size_t j = 0; j < i; j++)
+            if (children[j]->alu->op == in.op)
+               return true;
    }
    return false;
 }

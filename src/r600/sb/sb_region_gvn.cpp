@@ -392,8 +392,10 @@ struct ValueKeyHash {
    {
       uint64_t h = (uint64_t(k.op) << 16) ^ (uint64_t(k.clamp) << 8) ^ (uint64_t(k.omod) << 4) ^
                    k.num_src;
-      for (const OperandKey &o : k.ops)
-         h = mix_operand(h, o);
+      /* Operands past num_src are default ones in every key with that
+       * num_src (value_key): they would add nothing but work. */
+      for (unsigned i = 0; i < k.num_src && i < 3; i++)
+         h = mix_operand(h, k.ops[i]);
       return size_t(h);
    }
 };
@@ -804,10 +806,12 @@ struct Gvn {
 
       if (mods && !keep_mods)
          return false;
-      const bool comm = commutative(sh.chip, op);
-      ValueList &out = rule_out;
       static const RulesByOp by_op;
       const unsigned first = by_op.first[unsigned(op)], count = by_op.count[unsigned(op)];
+      if (!count)
+         return false; /* most ops: no rule, and no commutativity to ask */
+      const bool comm = commutative(sh.chip, op);
+      ValueList &out = rule_out;
       for (unsigned ri = first; ri < first + count; ri++) {
          if (!any_const && by_op.needs_const[ri])
             continue;
