@@ -46,6 +46,11 @@ struct Checker {
    /* Value ids through plain copies: a register holding a copy's source
     * holds the copy too (same bits), and RA lets them share. */
    std::vector<int> canon;
+   /* By variable: Gpr/Temp (reg_value).  By value id: the register
+    * channel, or -2 without one.  Taken once: every operand of every
+    * walk asks for both. */
+   std::vector<uint8_t> var_reg;
+   std::vector<int16_t> slot_of;
 
    Checker(const RegionShader &s, const Allocation &a, Diagnostics &d)
       : sh(s), alloc(a), diags(d)
@@ -81,34 +86,38 @@ struct Checker {
       ok = false;
    }
 
-   bool reg_value(const Value &v) const
+   void index_values()
    {
-      if (v.kind != ValueKind::Var)
-         return false;
-      VarKind k = sh.vars[v.var].kind;
-      return k == VarKind::Gpr || k == VarKind::Temp;
+      var_reg.resize(sh.vars.size());
+      for (size_t v = 0; v < sh.vars.size(); v++) {
+         const VarKind k = sh.vars[v].kind;
+         var_reg[v] = k == VarKind::Gpr || k == VarKind::Temp;
+      }
+      slot_of.resize(alloc.reg.size());
+      for (size_t id = 0; id < alloc.reg.size(); id++) {
+         const RegAssign &r = alloc.reg[id];
+         slot_of[id] = int16_t(r.gpr < 0 || r.gpr >= 128 || r.chan > 3 ? -2 : r.gpr * 4 + r.chan);
+      }
+   }
+
+   bool reg_value(const Value &v) const { return v.kind == ValueKind::Var && var_reg[v.var]; }
+
+   /* slot() without the report: -2 where slot() would report. */
+   int slot_quiet(const Value &v) const
+   {
+      const unsigned id = sh.value_id(v);
+      return id < slot_of.size() ? slot_of[id] : -2;
    }
 
    /* The register channel of a value, or -1 after reporting. */
    int slot(const Value &v)
    {
-      unsigned id = sh.value_id(v);
-      if (id >= alloc.reg.size() || alloc.reg[id].gpr < 0 || alloc.reg[id].gpr >= 128 ||
-          alloc.reg[id].chan > 3) {
+      const int s = slot_quiet(v);
+      if (s < 0) {
          error(value_name(sh, v) + " has no register");
          return -1;
       }
-      return alloc.reg[id].gpr * 4 + alloc.reg[id].chan;
-   }
-
-   /* slot() without the report: -2 where slot() would report. */
-   int slot_quiet(const Value &v) const
-   {
-      unsigned id = sh.value_id(v);
-      if (id >= alloc.reg.size() || alloc.reg[id].gpr < 0 || alloc.reg[id].gpr >= 128 ||
-          alloc.reg[id].chan > 3)
-         return -2;
-      return alloc.reg[id].gpr * 4 + alloc.reg[id].chan;
+      return s;
    }
 
    void use(const Value &v, const State &st)
@@ -118,9 +127,12 @@ struct Checker {
       if (!loud)
          return;
       if (reg_value(v)) {
-         int s = slot(v);
-         int id = canon[sh.value_id(v)];
-         if (s >= 0 && st[s] != id) {
+         const unsigned vid = sh.value_id(v);
+         const int s = vid < slot_of.size() ? slot_of[vid] : -2;
+         const int id = canon[vid];
+         if (s < 0)
+            error(value_name(sh, v) + " has no register");
+         else if (st[s] != id) {
             std::string held = st[s] >= 0 ? name(unsigned(st[s])) : "no known value";
             error(value_name(sh, v) + " is read from " + reg_name(s) + ", which holds " + held);
          }
@@ -480,6 +492,7 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       return false;
    }
    Checker ck(sh, alloc, diags);
+   ck.index_values();
    ck.psi_of.assign(sh.num_values(), nullptr);
    ck.canon.resize(sh.num_values());
    for (unsigned i = 0; i < sh.num_values(); i++)
