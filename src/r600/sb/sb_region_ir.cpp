@@ -3,6 +3,9 @@
  */
 #include "r600/sb/sb_region_ir.h"
 
+#include <memory>
+#include <new>
+
 namespace sbcc::r600::sb::region {
 
 void Value::copy_rel_parts(const Value &o)
@@ -20,12 +23,24 @@ void Value::copy_rel_parts(const Value &o)
 Node *RegionShader::create(NodeKind kind)
 {
    if (node_blocks.empty() || node_block_used == kNodeBlock) {
-      node_blocks.push_back(std::make_unique<Node[]>(kNodeBlock));
+      node_blocks.push_back(static_cast<Node *>(
+         ::operator new(kNodeBlock * sizeof(Node), std::align_val_t(alignof(Node)))));
       node_block_used = 0;
    }
-   Node *n = &node_blocks.back()[node_block_used++];
+   Node *n = ::new (static_cast<void *>(node_blocks.back() + node_block_used)) Node();
+   node_block_used++;
    n->kind = kind;
    return n;
+}
+
+RegionShader::~RegionShader()
+{
+   for (size_t b = 0; b < node_blocks.size(); b++) {
+      Node *block = node_blocks[b];
+      const size_t used = b + 1 == node_blocks.size() ? node_block_used : kNodeBlock;
+      std::destroy(block, block + used);
+      ::operator delete(block, std::align_val_t(alignof(Node)));
+   }
 }
 
 Node *RegionShader::create_region(bool loop)

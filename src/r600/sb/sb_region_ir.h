@@ -236,9 +236,17 @@ struct RegionShader {
    std::vector<Var> vars;
    std::vector<Node *> regions; /* by Region::id; a region a pass removed from the
                                  * tree stays here with no children, phis or departs */
-   static constexpr size_t kNodeBlock = 64;            /* nodes per allocation in create() */
-   std::vector<std::unique_ptr<Node[]>> node_blocks;   /* create(): kNodeBlock nodes each */
-   size_t node_block_used = 0;                         /* nodes taken from node_blocks.back() */
+   /* create() takes nodes from blocks of kNodeBlock, constructing each
+    * only when it is handed out (a node is a few hundred bytes, and most
+    * of the last block is never used). */
+   static constexpr size_t kNodeBlock = 64;
+   std::vector<Node *> node_blocks; /* raw storage for kNodeBlock nodes each */
+   size_t node_block_used = 0;      /* nodes constructed in node_blocks.back() */
+
+   RegionShader() = default;
+   RegionShader(const RegionShader &) = delete;
+   RegionShader &operator=(const RegionShader &) = delete;
+   ~RegionShader();
    /* Every node create() has handed out (removed ones included): a bound
     * for per-node tables indexed by a pass's own numbering. */
    size_t node_count() const
