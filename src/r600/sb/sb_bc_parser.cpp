@@ -109,9 +109,11 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
       }
       copy_cf_header(cf, node.cf);
       AluClause &cl = node.alu;
-      /* Bytes, not vector<bool>: set and read once per operand. */
-      std::vector<uint8_t> fixed(cf.groups.size(), 0);
-      std::vector<uint8_t> reads_forward(cf.groups.size(), 0);
+      /* Bytes, not vector<bool>: set and read once per operand.  Kept
+       * with the thread: two allocations per clause otherwise. */
+      static thread_local std::vector<uint8_t> fixed, reads_forward;
+      fixed.assign(cf.groups.size(), 0);
+      reads_forward.assign(cf.groups.size(), 0);
       size_t ninstrs = 0;
       for (const AluGroup &g : cf.groups)
          ninstrs += g.instrs.size();

@@ -1124,6 +1124,7 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       nd.pre_src = nd.src;
    }
    std::vector<GroupNode> out;
+   out.reserve(cl.groups.size()); /* scheduling rarely needs more groups */
    std::vector<uint32_t> &run = sc.run;
    run.clear();
    const GroupNode *prev_fixed = nullptr;
