@@ -407,15 +407,19 @@ struct LiveWalk {
                   if (cp != w)
                      edge(d, w);
             } else if (direct) {
-               /* d's row and bit, taken once for its whole live set. */
+               /* d's row and bit, taken once for its whole live set.  d
+                * itself may be live after its definition: its diagonal
+                * bit is cleared after the loop instead of tested in it
+                * (no value interferes with itself). */
                uint64_t *row = &matrix[size_t(d) * words];
                const size_t dword = d / 64;
                const uint64_t dbit = uint64_t(1) << (d % 64);
                for (unsigned w : live.dense)
-                  if (w != cp && w != d) {
+                  if (w != cp) {
                      row[w / 64] |= uint64_t(1) << (w % 64);
                      matrix[w * words + dword] |= dbit;
                   }
+               row[dword] &= ~dbit;
                matrix_bits += 2 * live.dense.size();
             } else if (narrow) {
                /* No psi: only d itself and its copy source are skipped. */
