@@ -817,6 +817,14 @@ struct Converter {
             }
          }
       };
+      /* cfn takes (at most) every group of both sides and the selects:
+       * one allocation instead of one per doubling. */
+      size_t joining = r->phi.size();
+      for (const Node *c : dep_then->children)
+         joining += c->children.size();
+      for (const Node *c : dep_else->children)
+         joining += c->children.size();
+      cfn->children.reserve(cfn->children.size() + joining);
       move_groups(dep_then->children, 0);
       move_groups(dep_else->children, 1);
       if (!alu_to && !r->phi.empty())

@@ -160,11 +160,13 @@ struct Parser {
             Node *a = sh.create(NodeKind::Alu);
             a->alu = &in;
             a->cf_index = i;
-            unsigned nsrc = alu_op_info(in.op).num_src;
-            const unsigned flags0 = alu_op_info(in.op).flags;
-            const bool pred_write = alu_writes_pred(in.op);
+            /* The op's description once (an out-of-line lookup). */
+            const AluOpInfo &info = alu_op_info(in.op);
+            const unsigned nsrc = info.num_src;
+            const unsigned flags = info.flags;
+            const bool pred_write = flags & (AF_PRED | AF_PRED_PUSH); /* alu_writes_pred */
             a->src.reserve(std::min(nsrc, 3u) + (in.pred_sel == 2 || in.pred_sel == 3));
-            a->dst.reserve(1 + ((flags0 & AF_MOVA) != 0) + (pred_write && in.update_exec_mask) +
+            a->dst.reserve(1 + ((flags & AF_MOVA) != 0) + (pred_write && in.update_exec_mask) +
                            (pred_write && in.update_pred));
             /* Operands are filled where they live: Value is large, and a
              * temporary cost a move and a destructor each. */
@@ -174,7 +176,7 @@ struct Parser {
             if (in.pred_sel == 2 || in.pred_sel == 3)
                put_var(a->src.emplace_back(), VarKind::Pred, 0, 0);
             Value &d = a->dst.emplace_back();
-            if (in.dst.write || alu_is_op3(in.op)) {
+            if (in.dst.write || nsrc == 3) { /* alu_is_op3 */
                if (in.dst.rel) {
                   if (!rel_value(i, in.dst.gpr, in.dst.chan, in.index_mode, true, d))
                      return false;
@@ -183,12 +185,11 @@ struct Parser {
                   d.var = sh.var_id(VarKind::Gpr, in.dst.gpr, in.dst.chan);
                }
             }
-            unsigned flags = alu_op_info(in.op).flags;
             if (flags & AF_MOVA)
                put_var(a->dst.emplace_back(), VarKind::AddrReg, 0, 0);
-            if (alu_writes_pred(in.op) && in.update_exec_mask)
+            if (pred_write && in.update_exec_mask)
                put_var(a->dst.emplace_back(), VarKind::ExecMask, 0, 0);
-            if (alu_writes_pred(in.op) && in.update_pred)
+            if (pred_write && in.update_pred)
                put_var(a->dst.emplace_back(), VarKind::Pred, 0, 0);
             gn->children.push_back(a);
          }
