@@ -680,11 +680,15 @@ struct Gvn {
          if (nv.kind == ValueKind::Var && group_writes_var(g, nv.var))
             continue;
          const ValueKind nkind = nv.kind;
-         const unsigned kc_before = distinct_kcache(a->src, nsrc);
+         /* Only a constant-cache operand coming or going can change the
+          * count of distinct addresses. */
+         const bool kc_changes =
+            nkind == ValueKind::KCache || a->src[i].kind == ValueKind::KCache;
+         const unsigned kc_before = kc_changes ? distinct_kcache(a->src, nsrc) : 0;
          /* Moves, not copies: Value's copy is a deep one. */
          Value old = std::move(a->src[i]);
          a->src[i] = std::move(nv);
-         const unsigned kc_after = distinct_kcache(a->src, nsrc);
+         const unsigned kc_after = kc_changes ? distinct_kcache(a->src, nsrc) : 0;
          bool ok = (kc_after <= 1 || kc_after <= kc_before) &&
                    ((!fixed && !kept_whole) || nkind != ValueKind::Literal ||
                     group_literals(g) <= 4);
