@@ -310,17 +310,27 @@ struct Colourer {
       std::vector<unsigned> adj, excl_run;
    };
    std::vector<int> run_index; /* by root, -1 outside the run */
+   /* The first num_run entries are the run's; the rest are kept (with
+    * their lists' storage) for the next run instead of freed. */
    std::vector<RunClass> run_classes;
+   size_t num_run = 0;
 
    void gather_run(const std::vector<unsigned> &all)
    {
       run_index.resize(members.size(), -1);
-      run_classes.clear();
+      num_run = 0;
       for (unsigned r : all)
-         if (gpr[r] < 0) {
-            run_index[r] = int(run_classes.size());
-            run_classes.emplace_back();
-         }
+         if (gpr[r] < 0)
+            run_index[r] = int(num_run++);
+      if (run_classes.size() < num_run)
+         run_classes.resize(num_run);
+      for (size_t i = 0; i < num_run; i++) {
+         RunClass &k = run_classes[i];
+         k.busy.reset();
+         k.excl = 0;
+         k.adj.clear();
+         k.excl_run.clear();
+      }
       for (unsigned r : all) {
          if (run_index[r] < 0)
             continue;
@@ -352,7 +362,7 @@ struct Colourer {
    {
       for (unsigned r : all)
          run_index[r] = -1;
-      run_classes.clear();
+      num_run = 0;
    }
 
    /* Whether class r may take register channel (g, c): no class it
@@ -756,6 +766,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
             emit(col.root[v], v);
    });
    std::vector<unsigned> roots;
+   roots.reserve(nv);
    for (unsigned r = 0; r < nv; r++) {
       if (col.members[r].empty())
          continue;
