@@ -27,7 +27,9 @@ Node *RegionShader::create(NodeKind kind)
          ::operator new(kNodeBlock * sizeof(Node), std::align_val_t(alignof(Node)))));
       node_block_used = 0;
    }
-   Node *n = ::new (static_cast<void *>(node_blocks.back() + node_block_used)) Node();
+   /* Default- rather than value-initialized: every member has its initializer,
+    * and value-initialization would first zero the operands' inline storage. */
+   Node *n = ::new (static_cast<void *>(node_blocks.back() + node_block_used)) Node;
    node_block_used++;
    n->kind = kind;
    return n;
