@@ -191,27 +191,30 @@ static bool op_keeps_group_fixed(ChipClass chip, AluOp op)
    return name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX");
 }
 
-static bool op_fixed(ChipClass chip, AluOp op)
+/* op_keeps_group_fixed by op for one chip: a row of bytes looked up once
+ * per group, not a bit extracted per instruction. */
+static const uint8_t *fixed_ops(ChipClass chip)
 {
-   static const std::vector<bool> table = [] {
-      std::vector<bool> t(kNumChipClasses * kNumAluOps);
+   static const std::vector<uint8_t> table = [] {
+      std::vector<uint8_t> t(kNumChipClasses * kNumAluOps);
       for (unsigned c = 0; c < kNumChipClasses; c++)
          for (unsigned o = 0; o < kNumAluOps; o++)
             t[c * kNumAluOps + o] = op_keeps_group_fixed(ChipClass(c), AluOp(o));
       return t;
    }();
-   return table[chip_index(chip) * kNumAluOps + unsigned(op)];
+   return table.data() + chip_index(chip) * kNumAluOps;
 }
 
 bool alu_group_fixed(const RegionShader &sh, const Node *group)
 {
    /* Must stay a superset of bc_finalize's alu_group_is_fixed: a group
     * finalize keeps whole needs its results on their slots' channels. */
+   const uint8_t *op_fixed = fixed_ops(sh.chip);
    for (const Node *a : group->children) {
       if (a->kind != NodeKind::Alu || !a->alu)
          return true;
       const AluInstr *in = a->alu;
-      if (op_fixed(sh.chip, in->op))
+      if (op_fixed[unsigned(in->op)])
          return true;
       if (in->update_exec_mask || in->update_pred || in->pred_sel != 0 || in->dst.rel ||
           in->fog_merge || in->index_mode)
