@@ -56,29 +56,40 @@ struct Splitter {
       if (n->kind == NodeKind::AluGroup)
          group = n;
       if (n->kind == NodeKind::Alu) {
-         const AluInstr *in = n->alu;
-         if (!in || in->op != AluOp::MOV || in->dst.clamp || in->dst.omod || in->pred_sel ||
-             n->src.size() != 1 || n->dst.size() != 1 || n->dst[0].kind != ValueKind::Var)
-            return;
-         const Value &s = n->src[0];
-         if (s.neg || s.abs)
-            return;
-         uint32_t bits;
-         if (s.kind == ValueKind::Inline && s.literal == kSrc_0)
-            bits = kBits0;
-         else if (s.kind == ValueKind::Inline && s.literal == kSrc_1)
-            bits = kBits1;
-         else if (s.kind == ValueKind::Literal && (s.literal == kBits0 || s.literal == kBits1))
-            bits = s.literal;
-         else
-            return;
-         const_def[ref(n->dst[0])] = bits;
-         if (cf && group && !var_in_array(sh, n->dst[0].var))
-            const_movs.push_back({parent, cf, group, n});
+         note_const_mov(n, parent, cf, group);
          return;
       }
+      /* A group's instructions are looked at here, not with a call each:
+       * they are most of the tree. */
       for (Node *c : n->children)
-         find_consts(c, n, parent, cf, group);
+         if (c->kind == NodeKind::Alu)
+            note_const_mov(c, parent, cf, group);
+         else
+            find_consts(c, n, parent, cf, group);
+   }
+
+   /* Records n when it is a plain MOV of 0.0 or 1.0 (see const_def). */
+   void note_const_mov(Node *n, Node *parent, Node *cf, Node *group)
+   {
+      const AluInstr *in = n->alu;
+      if (!in || in->op != AluOp::MOV || in->dst.clamp || in->dst.omod || in->pred_sel ||
+          n->src.size() != 1 || n->dst.size() != 1 || n->dst[0].kind != ValueKind::Var)
+         return;
+      const Value &s = n->src[0];
+      if (s.neg || s.abs)
+         return;
+      uint32_t bits;
+      if (s.kind == ValueKind::Inline && s.literal == kSrc_0)
+         bits = kBits0;
+      else if (s.kind == ValueKind::Inline && s.literal == kSrc_1)
+         bits = kBits1;
+      else if (s.kind == ValueKind::Literal && (s.literal == kBits0 || s.literal == kBits1))
+         bits = s.literal;
+      else
+         return;
+      const_def[ref(n->dst[0])] = bits;
+      if (cf && group && !var_in_array(sh, n->dst[0].var))
+         const_movs.push_back({parent, cf, group, n});
    }
 
    /* The MOVs of 0.0/1.0 nothing reads any more (they fed only exports and
