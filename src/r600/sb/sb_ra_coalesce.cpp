@@ -63,7 +63,8 @@ struct Classes {
       unsigned seen = 0;
       if (chan >= 0)
          seen |= 1u << chan;
-      std::vector<unsigned> roots;
+      std::vector<unsigned> &roots = roots_;
+      roots.clear();
       for (unsigned v : ctx.vec_groups[g]) {
          unsigned r = ctx.find(v);
          if (r == skip_a || r == skip_b || std::count(roots.begin(), roots.end(), r))
@@ -90,6 +91,10 @@ struct Classes {
       return true;
    }
 
+   /* Scratch for group_channels_ok and can_join (neither calls the
+    * other): asked per vector operand, kept instead of allocated. */
+   std::vector<unsigned> roots_;
+
    bool allow_pin = false;
    bool allow_same_group = false;
 
@@ -109,7 +114,8 @@ struct Classes {
     * which sit in group a or in no group, with at most 4 classes left. */
    bool can_join(int a, const std::vector<const RaCopy *> &cs)
    {
-      std::vector<unsigned> roots;
+      std::vector<unsigned> &roots = roots_;
+      roots.clear();
       for (unsigned v : ctx.vec_groups[a]) {
          unsigned r = ctx.find(v);
          if (std::find(roots.begin(), roots.end(), r) == roots.end())
@@ -267,6 +273,8 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
          }
    }
    std::vector<RaCopy> vec, rest;
+   vec.reserve(ctx.copies.size());
+   rest.reserve(ctx.copies.size());
    for (const RaCopy &c : ctx.copies)
       (ctx.vec_group[c.dst] >= 0 ? vec : rest).push_back(c);
    auto by_cost = [](const RaCopy &a, const RaCopy &b) { return a.cost > b.cost; };
@@ -285,8 +293,9 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
       if (g >= 0 && size_t(g) < bucket.size())
          bucket[size_t(g)].push_back(&c);
    }
+   std::vector<const RaCopy *> cs;
    for (size_t g = 0; g < ctx.vec_groups.size(); g++) {
-      std::vector<const RaCopy *> cs;
+      cs.clear();
       for (const RaCopy *c : bucket[g])
          if (ctx.vec_group[ctx.find(c->dst)] == int(g))
             cs.push_back(c);
