@@ -311,7 +311,9 @@ struct Colourer {
    };
    std::vector<int> run_index; /* by root, -1 outside the run */
    /* The first num_run entries are the run's; the rest are kept (with
-    * their lists' storage) for the next run instead of freed. */
+    * their lists' storage) for the next run instead of freed, and for the
+    * next shader of the thread (ra_init lends them in and takes them
+    * back). */
    std::vector<RunClass> run_classes;
    size_t num_run = 0;
 
@@ -743,6 +745,16 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       return false;
    }
    Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}};
+   /* The run classes' lists, kept from the thread's last shader. */
+   static thread_local std::vector<Colourer::RunClass> kept_run_classes;
+   struct Lend {
+      std::vector<Colourer::RunClass> &from, &to;
+      Lend(std::vector<Colourer::RunClass> &f, std::vector<Colourer::RunClass> &t) : from(f), to(t)
+      {
+         to.swap(from);
+      }
+      ~Lend() { to.swap(from); }
+   } lend(kept_run_classes, col.run_classes);
    col.gpr.assign(nv, -1);
    col.chan.assign(nv, -1);
    col.slot.assign(nv, -1);
