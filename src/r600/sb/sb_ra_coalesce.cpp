@@ -286,19 +286,31 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
     * result, fetches sharing coordinates), else copy by copy. */
    /* Copies by the vector operand they feed, found once (a scan of all
     * copies per operand is quadratic on shaders with thousands of fetches);
-    * a join moves an operand's copies to the operand it joins. */
-   std::vector<std::vector<const RaCopy *>> bucket(ctx.vec_groups.size());
+    * a join moves an operand's copies to the operand it joins.  The lists
+    * are threaded through one array instead of one vector each: their
+    * order does not matter, each operand's copies are sorted below. */
+   struct Feed {
+      const RaCopy *copy;
+      int next;
+   };
+   std::vector<Feed> feeds;
+   feeds.reserve(vec.size());
+   std::vector<int> first_feed(ctx.vec_groups.size(), -1);
+   auto feed = [&](size_t g, const RaCopy *c) {
+      feeds.push_back({c, first_feed[g]});
+      first_feed[g] = int(feeds.size() - 1);
+   };
    for (const RaCopy &c : vec) {
       int g = ctx.vec_group[ctx.find(c.dst)];
-      if (g >= 0 && size_t(g) < bucket.size())
-         bucket[size_t(g)].push_back(&c);
+      if (g >= 0 && size_t(g) < first_feed.size())
+         feed(size_t(g), &c);
    }
    std::vector<const RaCopy *> cs;
    for (size_t g = 0; g < ctx.vec_groups.size(); g++) {
       cs.clear();
-      for (const RaCopy *c : bucket[g])
-         if (ctx.vec_group[ctx.find(c->dst)] == int(g))
-            cs.push_back(c);
+      for (int f = first_feed[g]; f >= 0; f = feeds[size_t(f)].next)
+         if (ctx.vec_group[ctx.find(feeds[size_t(f)].copy->dst)] == int(g))
+            cs.push_back(feeds[size_t(f)].copy);
       /* In cost order, as in `vec` (joined copies arrive out of order). */
       std::sort(cs.begin(), cs.end());
       cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
@@ -308,8 +320,9 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
          continue;
       if (join_group(ctx, cl, int(g), cs)) {
          int o = ctx.vec_group[ctx.find(cs[0]->dst)];
-         if (o > int(g) && size_t(o) < bucket.size())
-            bucket[size_t(o)].insert(bucket[size_t(o)].end(), cs.begin(), cs.end());
+         if (o > int(g) && size_t(o) < first_feed.size())
+            for (const RaCopy *c : cs)
+               feed(size_t(o), c);
          continue;
       }
       for (const RaCopy *c : cs)
