@@ -206,10 +206,44 @@ class SwizzleSearch {
    uint8_t chosen_[kMaxSearch];
 };
 
+/* One instruction alone in its group (most of what bc_finalize asks
+ * about, before the post_scheduler packs): the search reduces to the
+ * first swizzle whose claims are legal on free ports. */
+bool assign_single_swizzle(ChipClass chip, AluInstr &in)
+{
+   int cfile[4][2];
+   for (auto &c : cfile)
+      c[0] = c[1] = -1;
+   Operands op;
+   if (!analyze_instr(chip, in, cfile, op))
+      return false;
+   /* A vector swizzle reads each operand in its own cycle, so the claims
+    * never meet on a port: swizzle 0 is always the first legal one. */
+   if (!op.trans) {
+      in.bank_swizzle = 0;
+      return true;
+   }
+   for (unsigned bs = 0; bs < 4; bs++) {
+      Choice ch;
+      make_choice(in, op, bs, ch);
+      if (ch.n == kBad)
+         continue;
+      int16_t ports[12];
+      std::fill(ports, ports + 12, int16_t(-1));
+      if (!claim(ch, ports))
+         continue;
+      in.bank_swizzle = uint8_t(bs);
+      return true;
+   }
+   return false;
+}
+
 } // namespace
 
 bool assign_bank_swizzles(ChipClass chip, std::vector<AluInstr> &group)
 {
+   if (group.size() == 1)
+      return assign_single_swizzle(chip, group[0]);
    return SwizzleSearch(chip, group).run();
 }
 
