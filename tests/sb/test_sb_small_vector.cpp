@@ -1,0 +1,172 @@
+/*
+ * SmallVector (src/r600/sb/sb_small_vector.h): the operand lists of region
+ * IR nodes.  Checked against std::vector doing the same operations, with
+ * element types that own memory, across the inline/heap boundary.
+ */
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "r600/sb/sb_region_ir.h"
+#include "r600/sb/sb_small_vector.h"
+
+namespace sbcc::r600::sb {
+namespace {
+
+using Strings = SmallVector<std::string, 3>;
+
+std::vector<std::string> as_std(const Strings &v) { return {v.begin(), v.end()}; }
+
+/* Long enough that std::string allocates: a lost or doubled element shows
+ * up under ASan, not only as a wrong value. */
+std::string item(int i) { return "element number " + std::to_string(i) + " of the list"; }
+
+TEST(SbSmallVector, StaysInlineUpToItsCapacity)
+{
+   Strings v;
+   const std::string *inline_data = v.data();
+   for (int i = 0; i < 3; i++)
+      v.push_back(item(i));
+   EXPECT_EQ(v.data(), inline_data);
+   EXPECT_EQ(v.capacity(), 3u);
+   v.push_back(item(3));
+   EXPECT_NE(v.data(), inline_data);
+   EXPECT_EQ(as_std(v), (std::vector<std::string>{item(0), item(1), item(2), item(3)}));
+}
+
+TEST(SbSmallVector, CopyAndMoveFromInlineAndHeap)
+{
+   for (int n : {0, 2, 3, 7}) {
+      Strings a;
+      for (int i = 0; i < n; i++)
+         a.emplace_back(item(i));
+      const std::vector<std::string> want = as_std(a);
+
+      Strings copy(a);
+      EXPECT_EQ(as_std(copy), want);
+      Strings assigned{item(100)};
+      assigned = a;
+      EXPECT_EQ(as_std(assigned), want);
+
+      Strings moved(std::move(copy));
+      EXPECT_EQ(as_std(moved), want);
+      EXPECT_TRUE(copy.empty());
+      copy.push_back(item(50)); /* a moved-from list is usable */
+      EXPECT_EQ(as_std(copy), std::vector<std::string>{item(50)});
+
+      Strings move_assigned(5, item(9));
+      move_assigned = std::move(moved);
+      EXPECT_EQ(as_std(move_assigned), want);
+      EXPECT_TRUE(moved.empty());
+   }
+}
+
+TEST(SbSmallVector, PushBackOfOwnElementWhileGrowing)
+{
+   Strings v{item(0), item(1), item(2)};
+   v.push_back(v[0]); /* the argument lives in the storage being replaced */
+   v.push_back(v.back());
+   EXPECT_EQ(as_std(v), (std::vector<std::string>{item(0), item(1), item(2), item(0), item(0)}));
+   Strings w{item(7)};
+   w.resize(6, w[0]);
+   EXPECT_EQ(as_std(w), std::vector<std::string>(6, item(7)));
+}
+
+/* Random operations on a SmallVector and a std::vector side by side. */
+TEST(SbSmallVector, MatchesStdVectorUnderRandomOperations)
+{
+   std::mt19937 rng(1234);
+   for (int round = 0; round < 200; round++) {
+      Strings v;
+      std::vector<std::string> ref;
+      for (int step = 0; step < 60; step++) {
+         const unsigned op = rng() % 9;
+         const std::string x = item(int(rng() % 1000));
+         const size_t at = ref.empty() ? 0 : rng() % (ref.size() + 1);
+         switch (op) {
+         case 0:
+         case 1:
+            v.push_back(x);
+            ref.push_back(x);
+            break;
+         case 2:
+            v.insert(v.begin() + at, x);
+            ref.insert(ref.begin() + long(at), x);
+            break;
+         case 3:
+            if (at < ref.size()) {
+               v.erase(v.begin() + at);
+               ref.erase(ref.begin() + long(at));
+            }
+            break;
+         case 4: {
+            const size_t n = rng() % 7;
+            v.resize(n);
+            ref.resize(n);
+            break;
+         }
+         case 5: {
+            const std::string more[2] = {x, item(2000)};
+            v.insert(v.begin() + at, more, more + 2);
+            ref.insert(ref.begin() + long(at), more, more + 2);
+            break;
+         }
+         case 6:
+            if (!ref.empty()) {
+               v.pop_back();
+               ref.pop_back();
+            }
+            break;
+         case 7: {
+            const size_t n = rng() % 6;
+            v.assign(n, x);
+            ref.assign(n, x);
+            break;
+         }
+         default:
+            if (rng() % 8 == 0) {
+               v.clear();
+               ref.clear();
+            }
+            break;
+         }
+         ASSERT_EQ(as_std(v), ref) << "round " << round << " step " << step << " op " << op;
+      }
+   }
+}
+
+/* The element type it was written for: a Value with relative-access parts
+ * (heap-owning members) survives growth, copies and erasure. */
+TEST(SbSmallVector, HoldsRegionValuesWithRelativeParts)
+{
+   using namespace region;
+   Value rel;
+   rel.kind = ValueKind::Rel;
+   rel.base = 4;
+   rel.rel = std::make_unique<Value>();
+   rel.rel->kind = ValueKind::Var;
+   rel.rel->var = 3;
+   Value element;
+   element.kind = ValueKind::Var;
+   element.var = 9;
+   element.version = 2;
+   rel.mayuse.push_back(element);
+
+   ValueList list;
+   for (int i = 0; i < 5; i++)
+      list.push_back(rel);
+   list.erase(list.begin() + 1);
+   ValueList copy = list;
+   ASSERT_EQ(copy.size(), 4u);
+   for (const Value &v : copy) {
+      ASSERT_TRUE(v.rel);
+      EXPECT_EQ(v.rel->var, 3);
+      ASSERT_EQ(v.mayuse.size(), 1u);
+      EXPECT_EQ(v.mayuse[0].version, 2u);
+   }
+}
+
+} // namespace
+} // namespace sbcc::r600::sb
