@@ -60,6 +60,7 @@
 #include <utility>
 #include <vector>
 
+#include "r600/sb/sb_block_cache.h"
 #include "r600/sb/sb_region_passes.h"
 
 namespace sbcc::r600::sb::region {
@@ -72,28 +73,16 @@ struct RaCopy {
    unsigned cost = 1;         /* 1 + 10 * loop depth */
 };
 
-/* An allocator whose resize() leaves new elements of a trivial type
- * uninitialized: adjacency lists are sized first and then written in
- * full, and zeroing them first was a tenth of ra_split. */
-template <typename T> struct RaUninitAllocator : std::allocator<T> {
-   template <typename U> struct rebind {
-      using other = RaUninitAllocator<U>;
-   };
-   RaUninitAllocator() = default;
-   template <typename U> RaUninitAllocator(const RaUninitAllocator<U> &) noexcept {}
-   template <typename U> void construct(U *p) noexcept { ::new (static_cast<void *>(p)) U; }
-   template <typename U, typename... Args> void construct(U *p, Args &&...args)
-   {
-      ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
-   }
-};
-
 /* Neighbour lists of every value in one array (compressed rows): one
  * allocation for the whole graph instead of one per value, and lists that
  * sit next to each other in memory.  adj[v] is a range over v's list. */
 struct RaAdjacency {
    std::vector<uint32_t> start; /* num_values + 1 offsets into list */
-   std::vector<unsigned, RaUninitAllocator<unsigned>> list;
+   /* Through the thread's block cache (sb_block_cache.h): on a large
+    * shader this is megabytes, and its allocator leaves resize()d
+    * elements unwritten (they are sized first and then written in full;
+    * zeroing them was a tenth of ra_split). */
+   std::vector<unsigned, BlockCacheAllocator<unsigned>> list;
 
    struct Range {
       const unsigned *b, *e;

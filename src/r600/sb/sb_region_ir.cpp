@@ -3,6 +3,8 @@
  */
 #include "r600/sb/sb_region_ir.h"
 
+#include "r600/sb/sb_block_cache.h"
+
 #include <memory>
 #include <new>
 
@@ -18,13 +20,16 @@ void Value::copy_rel_parts(const Value &o)
 }
 
 /* Nodes live as long as the shader and are never freed one by one, so
- * they come in blocks: one allocation per kNodeBlock nodes instead of one
- * each (the parser alone makes one per ALU instruction and group). */
+ * they come in blocks: one allocation per block instead of one per node
+ * (the parser alone makes one per ALU instruction and group). */
 Node *RegionShader::create(NodeKind kind)
 {
-   if (node_blocks.empty() || node_block_used == kNodeBlock) {
-      node_blocks.push_back(static_cast<Node *>(
-         ::operator new(kNodeBlock * sizeof(Node), std::align_val_t(alignof(Node)))));
+   if (node_blocks.empty() || node_block_used == node_block_capacity(node_blocks.size() - 1)) {
+      if (!node_blocks.empty())
+         nodes_in_full_blocks += node_block_used;
+      const size_t cap = node_block_capacity(node_blocks.size());
+      node_blocks.reserve(node_blocks.size() + 1);
+      node_blocks.push_back(static_cast<Node *>(block_cache_allocate(cap * sizeof(Node))));
       node_block_used = 0;
    }
    /* Default- rather than value-initialized: every member has its initializer,
@@ -39,9 +44,10 @@ RegionShader::~RegionShader()
 {
    for (size_t b = 0; b < node_blocks.size(); b++) {
       Node *block = node_blocks[b];
-      const size_t used = b + 1 == node_blocks.size() ? node_block_used : kNodeBlock;
+      const size_t cap = node_block_capacity(b);
+      const size_t used = b + 1 == node_blocks.size() ? node_block_used : cap;
       std::destroy(block, block + used);
-      ::operator delete(block, std::align_val_t(alignof(Node)));
+      block_cache_free(block, cap * sizeof(Node));
    }
 }
 

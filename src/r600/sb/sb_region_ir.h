@@ -236,12 +236,21 @@ struct RegionShader {
    std::vector<Var> vars;
    std::vector<Node *> regions; /* by Region::id; a region a pass removed from the
                                  * tree stays here with no children, phis or departs */
-   /* create() takes nodes from blocks of kNodeBlock, constructing each
-    * only when it is handed out (a node is a few hundred bytes, and most
-    * of the last block is never used). */
+   /* create() takes nodes from blocks, constructing each only when it is
+    * handed out (a node is a few hundred bytes, and most of the last block
+    * is never used).  Blocks grow from kNodeBlock nodes to kNodeBlock <<
+    * kNodeBlockGrowth, so a small shader takes one small block and a big
+    * one a few large ones, which the thread's block cache
+    * (sb_block_cache.h) keeps for the next shader. */
    static constexpr size_t kNodeBlock = 64;
-   std::vector<Node *> node_blocks; /* raw storage for kNodeBlock nodes each */
+   static constexpr size_t kNodeBlockGrowth = 6;
+   static constexpr size_t node_block_capacity(size_t b)
+   {
+      return kNodeBlock << (b < kNodeBlockGrowth ? b : kNodeBlockGrowth);
+   }
+   std::vector<Node *> node_blocks; /* raw storage for node_block_capacity(index) nodes */
    size_t node_block_used = 0;      /* nodes constructed in node_blocks.back() */
+   size_t nodes_in_full_blocks = 0; /* in every block but the last */
 
    RegionShader() = default;
    RegionShader(const RegionShader &) = delete;
@@ -249,10 +258,7 @@ struct RegionShader {
    ~RegionShader();
    /* Every node create() has handed out (removed ones included): a bound
     * for per-node tables indexed by a pass's own numbering. */
-   size_t node_count() const
-   {
-      return node_blocks.empty() ? 0 : (node_blocks.size() - 1) * kNodeBlock + node_block_used;
-   }
+   size_t node_count() const { return nodes_in_full_blocks + node_block_used; }
    /* The GPR arrays relative addressing may reach (from RegionParseOptions).
     * Every variable inside them keeps its register: RA precolours them. */
    std::vector<RelArray> arrays;

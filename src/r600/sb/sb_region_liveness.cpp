@@ -339,8 +339,8 @@ struct LiveWalk {
    /* Interference edges as recorded, each packed as (lower id <<
     * key_shift) | higher id, duplicates allowed; adjacency lists are
     * are built from them once at the end. */
-   std::vector<uint64_t> edges;
-   std::vector<uint32_t> edges32; /* when two ids fit in 32 bits: half the memory traffic */
+   CachedVector<uint64_t> edges;
+   CachedVector<uint32_t> edges32; /* when two ids fit in 32 bits: half the memory traffic */
    unsigned key_shift = 0;
    bool narrow = false;
    /* A small graph (direct): edges go straight into a bit matrix, one
@@ -741,13 +741,13 @@ bool alu_is_plain_copy(const Node *a)
  * in increasing order.  A list is its lower neighbours then its higher
  * ones, so it ends sorted. */
 template <typename Key>
-static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
+static void build_adjacency(unsigned nv, unsigned shift, CachedVector<Key> &keys,
                             RaAdjacency &adj)
 {
    const Key mask = (Key(1) << shift) - 1;
    /* Rows by lower id (start), room for the lower lists with duplicates
     * (lstart). */
-   std::vector<uint32_t> start(size_t(nv) + 1, 0), lstart(size_t(nv) + 1, 0);
+   CachedVector<uint32_t> start(size_t(nv) + 1, 0), lstart(size_t(nv) + 1, 0);
    for (Key k : keys) {
       start[unsigned(k >> shift) + 1]++;
       lstart[unsigned(k & mask) + 1]++;
@@ -757,26 +757,26 @@ static void build_adjacency(unsigned nv, unsigned shift, std::vector<Key> &keys,
       lstart[v + 1] += lstart[v];
    }
    /* Scratch filled before it is read: not zeroed first. */
-   std::unique_ptr<unsigned[]> hi(new unsigned[keys.size()]);
+   CachedVector<unsigned> hi(keys.size());
    {
-      std::vector<uint32_t> pos(start.begin(), start.end() - 1);
+      CachedVector<uint32_t> pos(start.begin(), start.end() - 1);
       for (Key k : keys)
          hi[pos[unsigned(k >> shift)]++] = unsigned(k & mask);
    }
    /* Lower neighbours of each value, deduplicated (nlow of them).  The
     * keys are not read again: 32-bit keys give their storage to `low`
     * (on a large shader a fresh array of that size is mostly page faults). */
-   std::unique_ptr<unsigned[]> low_own;
+   CachedVector<unsigned> low_own;
    unsigned *low;
    if constexpr (std::is_same_v<Key, unsigned>) {
       low = keys.data();
    } else {
-      low_own.reset(new unsigned[keys.size()]);
-      low = low_own.get();
+      low_own.resize(keys.size());
+      low = low_own.data();
    }
    /* deg: the degree, first counting each value's distinct higher
     * neighbours as they are found (an edge kept in a row is new). */
-   std::vector<uint32_t> nlow(nv, 0), deg(nv, 0);
+   CachedVector<uint32_t> nlow(nv, 0), deg(nv, 0);
    for (unsigned a = 0; a < nv; a++) {
       uint32_t higher = 0;
       for (uint32_t i = start[a]; i < start[a + 1]; i++) {

@@ -1,0 +1,67 @@
+/*
+ * Large blocks kept with the compiling thread from shader to shader.
+ *
+ * Why: malloc hands a large block (glibc: from 128 KiB up, and the heap
+ * top it trims on free) straight back to the system when it is freed, so
+ * the next shader that needs one faults every page in again, zeroed by
+ * the kernel.  On a big shader those faults were most of ra_split's time
+ * and a third of the whole pipeline.  Blocks from here are cached per
+ * thread when freed (up to kBlockCacheSlots blocks and kBlockCacheBytes
+ * in all) and handed out again, best fit first; small requests go to
+ * operator new unchanged.  The cache is freed when the thread ends.
+ *
+ * Owns: nothing but its blocks.  May call: operator new/delete only.
+ */
+#pragma once
+
+#include <cstddef>
+#include <new>
+#include <utility>
+#include <vector>
+
+namespace sbcc::r600::sb {
+
+/* Requests below this size are plain operator new. */
+constexpr size_t kBlockCacheMinBytes = size_t(64) << 10;
+/* What one thread keeps between shaders at most. */
+constexpr size_t kBlockCacheBytes = size_t(96) << 20;
+constexpr unsigned kBlockCacheSlots = 64;
+
+/* At least `bytes` bytes, aligned for any fundamental type and for 64. */
+void *block_cache_allocate(size_t bytes);
+/* p from block_cache_allocate(bytes), with the same `bytes`. */
+void block_cache_free(void *p, size_t bytes) noexcept;
+
+/* Blocks the calling thread keeps now, and their bytes (for tests). */
+struct BlockCacheStats {
+   unsigned blocks = 0;
+   size_t bytes = 0;
+};
+BlockCacheStats block_cache_stats();
+/* Frees what the calling thread keeps (tests; a driver may call it when it
+ * stops compiling on a thread for good). */
+void block_cache_trim();
+
+/* A std::allocator through the cache.  construct() without arguments
+ * default-initializes: a vector of a trivial type resized before it is
+ * written in full is not zeroed first. */
+template <typename T> struct BlockCacheAllocator {
+   using value_type = T;
+   BlockCacheAllocator() = default;
+   template <typename U> BlockCacheAllocator(const BlockCacheAllocator<U> &) noexcept {}
+   T *allocate(size_t n) { return static_cast<T *>(block_cache_allocate(n * sizeof(T))); }
+   void deallocate(T *p, size_t n) noexcept { block_cache_free(p, n * sizeof(T)); }
+   template <typename U> void construct(U *p) noexcept { ::new (static_cast<void *>(p)) U; }
+   template <typename U, typename... Args> void construct(U *p, Args &&...args)
+   {
+      ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+   }
+   template <typename U> bool operator==(const BlockCacheAllocator<U> &) const { return true; }
+   template <typename U> bool operator!=(const BlockCacheAllocator<U> &) const { return false; }
+};
+
+/* A vector of large transient data (per-value tables of a big shader,
+ * edge lists) whose storage comes back with the next shader. */
+template <typename T> using CachedVector = std::vector<T, BlockCacheAllocator<T>>;
+
+} // namespace sbcc::r600::sb
