@@ -39,6 +39,13 @@ int sbcc_compile_tgsi(sbcc_compiler *compiler, const char *text, size_t len,
 
 void sbcc_free(void *ptr);
 
+/* Frees the memory the calling thread keeps between compiles: the sb
+ * optimizer keeps its large blocks (up to 96 MiB, usually far less) with the
+ * thread so the next big shader does not fault them in again (docs/sb.md).
+ * For a thread that stops compiling for good; compiling again afterwards is
+ * fine.  The blocks are also freed when the thread ends. */
+void sbcc_release_thread_memory(void);
+
 /* Names of the registered targets, comma separated; release with sbcc_free. */
 char *sbcc_target_names(void);
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "driver/target.h"
+#include "r600/sb/sb_block_cache.h"
 
 struct sbcc_compiler {
    std::unique_ptr<sbcc::Target> target;
@@ -95,6 +96,11 @@ extern "C" int sbcc_compile_tgsi(sbcc_compiler *compiler, const char *text, size
 extern "C" void sbcc_free(void *ptr)
 {
    std::free(ptr);
+}
+
+extern "C" void sbcc_release_thread_memory(void)
+{
+   sbcc::r600::sb::block_cache_trim();
 }
 
 extern "C" char *sbcc_target_names(void)

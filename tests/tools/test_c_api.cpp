@@ -1,6 +1,7 @@
 /* The public C API, used the way a driver would: only include/sbcc/sbcc.h. */
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -49,4 +50,34 @@ TEST(CApi, TargetsAndUnknownTarget)
    EXPECT_EQ(std::string(names).rfind("reference", 0), 0u);
    sbcc_free(names);
    sbcc_compiler_destroy(nullptr); /* harmless, like free(NULL) */
+}
+
+/* Releasing the thread's kept memory between two compiles with sb on
+ * changes nothing in what comes out. */
+TEST(CApi, ReleaseThreadMemoryBetweenCompiles)
+{
+   setenv("R600_DEBUG", "sb", 1);
+   sbcc_compiler *c = sbcc_compiler_create("evergreen", nullptr);
+   unsetenv("R600_DEBUG");
+   ASSERT_NE(c, nullptr);
+   const char *text = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+                      "DCL TEMP[0]\nIMM[0] FLT32 { 0.5, 2.0, 0.0, 1.0 }\n"
+                      "  0: MUL TEMP[0], IN[0], IMM[0].xxxx\n"
+                      "  1: MAD TEMP[0], TEMP[0], IMM[0].yyyy, IN[0]\n"
+                      "  2: DP3 TEMP[0].w, TEMP[0], TEMP[0]\n"
+                      "  3: MOV OUT[0], TEMP[0]\n  4: END\n";
+   std::string first, second;
+   for (std::string *out : {&first, &second}) {
+      unsigned char *bin = nullptr;
+      size_t size = 0;
+      char *err = nullptr;
+      ASSERT_EQ(sbcc_compile_tgsi(c, text, strlen(text), &bin, &size, nullptr, &err), 0)
+         << (err ? err : "");
+      ASSERT_NE(bin, nullptr);
+      out->assign(reinterpret_cast<const char *>(bin), size);
+      sbcc_free(bin);
+      sbcc_release_thread_memory();
+   }
+   EXPECT_EQ(first, second);
+   sbcc_compiler_destroy(c);
 }
