@@ -31,6 +31,15 @@ std::string after_cleanup(const Program &p)
    return dump_shader(sh);
 }
 
+/* The whole sb pipeline on p gives the source's exports in the emulator. */
+void expect_runs_like_source(const Program &p)
+{
+   auto out = run_passes(p);
+   ASSERT_TRUE(out);
+   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
+   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+}
+
 bool live_at(const std::vector<LiveSet> &l, size_t cf, unsigned gpr, unsigned chan)
 {
    return l[cf].test(gpr * 4 + chan);
@@ -94,10 +103,7 @@ TEST(SbCopyPropagation, FoldsNegIntoFloatReadersOnly)
                                "    1: R2.x = ADD -R1.x, I249\n"
                                "    2: R2.y = ADD_INT R4.x, I249\n"
                                "cf 1 EXPORT_DONE\n");
-   auto out = run_passes(p);
-   ASSERT_TRUE(out);
-   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
-   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+   expect_runs_like_source(p);
 }
 
 TEST(SbCopyPropagation, AWriteEndsOnlyTheCopiesItTouches)
@@ -126,10 +132,7 @@ TEST(SbCopyPropagation, AWriteEndsOnlyTheCopiesItTouches)
                                "  group 0\n"
                                "    0: R2.z = MOV R4.z\n"
                                "cf 2 EXPORT_DONE\n");
-   auto out = run_passes(p);
-   ASSERT_TRUE(out);
-   const std::vector<Vec4> in = {vec4f(1, 2, 3, 4)};
-   EXPECT_EQ(outputs_of(*out, vs_info(kEg), in), outputs_of(p, vs_info(kEg), in));
+   expect_runs_like_source(p);
 }
 
 TEST(SbGvn, RepeatedComputationReadsTheFirstResult)
