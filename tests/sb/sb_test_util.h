@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -124,6 +125,37 @@ inline std::vector<Vec4> outputs_of(const Program &p, const ShaderInfo &info,
    for (const Lane &l : b.lanes)
       out.push_back(l.outputs[0]);
    return out;
+}
+
+/* The whole of sb (sbstat on, so a failure shows the log) on p: expects a
+ * result, made with the SSA stage exactly when `ssa` (false runs the
+ * clause-local stage alone, SBCC_DEBUG=nossa). */
+inline std::optional<Program> optimize_with_sb(const Program &p, const ShaderInfo &info, bool ssa,
+                                               SbStats *stats = nullptr)
+{
+   DebugOptions o;
+   o.sb = o.sb_stat = true;
+   o.sb_ssa = ssa;
+   SbStats local;
+   SbStats &st = stats ? *stats : local;
+   Diagnostics d;
+   auto out = sb_optimize(p, info, o, &st, d);
+   EXPECT_TRUE(out.has_value()) << st.log;
+   EXPECT_EQ(st.ssa, ssa) << st.ssa_failed_pass << "\n" << st.log;
+   return out;
+}
+
+/* optimize_with_sb, then the result against the source on `in`; returns
+ * the result (the source after a failure). */
+inline Program optimize_and_compare(const Program &p, const ShaderInfo &info,
+                                    const std::vector<Vec4> &in, bool ssa,
+                                    SbStats *stats = nullptr)
+{
+   auto out = optimize_with_sb(p, info, ssa, stats);
+   if (!out)
+      return p;
+   EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
+   return *out;
 }
 
 /* 16 lanes whose inputs are drawn from [lo, hi) by seed, the lane index in

@@ -20,36 +20,6 @@ constexpr ChipClass kEg = ChipClass::Evergreen;
  * R2's unwritten z and w are masked in the export, not copied). */
 constexpr unsigned SSA_ALU_WHILE = 7, SSA_ALU_NESTED = 6, SSA_ALU_ARRAY = 9;
 
-unsigned alu_count(const Program &p)
-{
-   unsigned n = 0;
-   for (const CfInstr &cf : p.cf)
-      for (const AluGroup &g : cf.groups)
-         n += unsigned(g.instrs.size());
-   return n;
-}
-
-/* Optimizes, checks the result against the source on `in`, returns it.
- * ssa = false runs the clause-local stage alone (SBCC_DEBUG=nossa). */
-Program optimize_and_compare(const Program &p, const ShaderInfo &info,
-                             const std::vector<Vec4> &in, bool ssa = false,
-                             SbStats *stats = nullptr)
-{
-   DebugOptions o;
-   o.sb = o.sb_stat = true;
-   o.sb_ssa = ssa;
-   SbStats local;
-   SbStats &st = stats ? *stats : local;
-   Diagnostics d;
-   auto out = sb_optimize(p, info, o, &st, d);
-   EXPECT_TRUE(out.has_value()) << st.log;
-   EXPECT_EQ(st.ssa, ssa) << st.log;
-   if (!out)
-      return p;
-   EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
-   return *out;
-}
-
 TEST(SbClassic, WhileLoopWithContinueAndBreak)
 {
    /* i = 0; j = 0; while (true) { i++; if (i > n) break; t = i & 1;
@@ -84,11 +54,11 @@ TEST(SbClassic, WhileLoopWithContinueAndBreak)
    std::vector<Vec4> in;
    for (uint32_t n : {0u, 1u, 4u, 7u})
       in.push_back(Vec4{n, 0, 0, 0});
-   Program out = optimize_and_compare(p, info, in);
+   Program out = optimize_and_compare(p, info, in, false);
    EXPECT_EQ(outputs_of(out, info, in)[3], (Vec4{8, 3, 0, 0}));
    /* The dead write goes; the copy stays (its reader is in another
     * clause, and copies are only followed inside one). */
-   EXPECT_EQ(alu_count(out), alu_count(p) - 1);
+   EXPECT_EQ(count_program(out).alu_instrs, count_program(p).alu_instrs - 1);
 
    /* Through the SSA stage: registers are reallocated (R2, R5, R6 -> R0),
     * the dead write goes, but the copy of i feeding the PRED_SET stays; the
@@ -97,7 +67,7 @@ TEST(SbClassic, WhileLoopWithContinueAndBreak)
    Program ssa = optimize_and_compare(p, info, in, true, &st);
    EXPECT_EQ(outputs_of(ssa, info, in)[3], (Vec4{8, 3, 0, 0}));
    EXPECT_LT(st.gprs_after, st.gprs_before);
-   EXPECT_EQ(alu_count(ssa), SSA_ALU_WHILE);
+   EXPECT_EQ(count_program(ssa).alu_instrs, SSA_ALU_WHILE);
 }
 
 TEST(SbClassic, NestedIfElse)
@@ -127,19 +97,19 @@ TEST(SbClassic, NestedIfElse)
    ShaderInfo info = vs_info(kEg, 1);
    const std::vector<Vec4> in = {vec4f(1, 3, 0, 0), vec4f(1, -1, 0, 0), vec4f(-1, 1, 0, 0),
                                  vec4f(-1, -1, 0, 0)};
-   Program out = optimize_and_compare(p, info, in);
+   Program out = optimize_and_compare(p, info, in, false);
    EXPECT_EQ(outputs_of(out, info, in)[0], vec4f(1, 3, 0, 0));
    EXPECT_EQ(outputs_of(out, info, in)[2], vec4f(2, 0, 0, 0));
    /* R4.w's MUL became a MOV of R4.z, then R5.y read R4.z; that MOV went,
     * and the post_scheduler folded the copy into R5.y (read in another
     * clause) into the MUL. */
-   EXPECT_EQ(alu_count(out), alu_count(p) - 2);
+   EXPECT_EQ(count_program(out).alu_instrs, count_program(p).alu_instrs - 2);
 
    /* Through the SSA stage the repeated MUL and both copies go. */
    SbStats st;
    Program ssa = optimize_and_compare(p, info, in, true, &st);
    EXPECT_LT(st.gprs_after, st.gprs_before);
-   EXPECT_EQ(alu_count(ssa), SSA_ALU_NESTED);
+   EXPECT_EQ(count_program(ssa).alu_instrs, SSA_ALU_NESTED);
 }
 
 TEST(SbClassic, IndirectArrayWritesInsideALoop)
@@ -173,12 +143,12 @@ TEST(SbClassic, IndirectArrayWritesInsideALoop)
    ShaderInfo info = vs_info(kEg, 2);
    info.num_gprs = 16;
    const std::vector<Vec4> in = {vec4f(0, 0, 0, 0)};
-   Program out = optimize_and_compare(p, info, in);
+   Program out = optimize_and_compare(p, info, in, false);
    EXPECT_EQ(outputs_of(out, info, in)[0], vec4f(4.5f, 2.0f, 0, 0));
    /* Nothing is removable: the repeated R10.x + R11.x cannot reuse R2.x
     * (overwritten in between), and the copy R3.z feeds the PRED_SET of the
     * next clause.  The independent ADDs still share a group. */
-   EXPECT_EQ(alu_count(out), alu_count(p));
+   EXPECT_EQ(count_program(out).alu_instrs, count_program(p).alu_instrs);
    EXPECT_LT(num_groups(out), num_groups(p));
 
    /* Through the SSA stage the array R10..R12 keeps its registers (the
@@ -186,7 +156,7 @@ TEST(SbClassic, IndirectArrayWritesInsideALoop)
    SbStats st;
    Program ssa = optimize_and_compare(p, info, in, true, &st);
    EXPECT_EQ(outputs_of(ssa, info, in)[0], vec4f(4.5f, 2.0f, 0, 0));
-   EXPECT_EQ(alu_count(ssa), SSA_ALU_ARRAY);
+   EXPECT_EQ(count_program(ssa).alu_instrs, SSA_ALU_ARRAY);
 }
 
 TEST(SbClassic, LoopInvariantWorkLeavesTheLoop)

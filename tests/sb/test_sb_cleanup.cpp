@@ -31,7 +31,8 @@ std::string after_cleanup(const Program &p)
    return dump_shader(sh);
 }
 
-/* The whole sb pipeline on p gives the source's exports in the emulator. */
+/* The clause-local passes (run_passes) on p give the source's exports in
+ * the emulator. */
 void expect_runs_like_source(const Program &p)
 {
    auto out = run_passes(p);

@@ -73,32 +73,6 @@ TEST(SbFinalize, FetchClausesJoinWhenIndependent)
    EXPECT_EQ(listing(o), "0 TEX fetches=1\n1 EXPORT_DONE R6.wz01 EOP\n");
 }
 
-/* The whole sb (SSA stage + clause-local stage) on a hand-built program,
- * checked against its source in the emulator. */
-Program sb_whole(const Program &p, const ShaderInfo &info, const std::vector<Vec4> &in)
-{
-   DebugOptions o;
-   o.sb = true;
-   sb::SbStats st;
-   Diagnostics d;
-   auto out = sb::sb_optimize(p, info, o, &st, d);
-   EXPECT_TRUE(out.has_value()) << st.log;
-   EXPECT_TRUE(st.ssa) << st.ssa_failed_pass;
-   if (!out)
-      return p;
-   EXPECT_EQ(outputs_of(*out, info, in), outputs_of(p, info, in));
-   return *out;
-}
-
-unsigned alu_instrs(const Program &p)
-{
-   unsigned n = 0;
-   for (const CfInstr &c : p.cf)
-      for (const AluGroup &g : c.groups)
-         n += unsigned(g.instrs.size());
-   return n;
-}
-
 TEST(SbFinalize, ExportOfUnwrittenChannelsIsMasked)
 {
    /* Only R2.x is written: y, z, w are R2's entry values, which nothing
@@ -107,7 +81,7 @@ TEST(SbFinalize, ExportOfUnwrittenChannelsIsMasked)
       alu_clause({group({alu(AluOp::ADD, kSlotX, dst(2, 0), src_gpr(1, 0), src_gpr(1, 1))})}),
       export_done(2),
    });
-   Program out = sb_whole(p, vs_info(kEg), lanes());
+   Program out = optimize_and_compare(p, vs_info(kEg), lanes(), true);
    EXPECT_EQ(listing(out), "0 ALU groups=1\n1 EXPORT_DONE R0.x___ EOP\n");
    EXPECT_EQ(sb::program_gprs(out), 2u); /* R0 and the input R1 */
 }
@@ -121,9 +95,9 @@ TEST(SbFinalize, ExportOfAnInputsChannelsReadsTheInput)
                          alu(AluOp::MOV, kSlotY, dst(2, 1), src_gpr(1, 2))})}),
       export_done(2),
    });
-   Program out = sb_whole(p, vs_info(kEg), lanes());
+   Program out = optimize_and_compare(p, vs_info(kEg), lanes(), true);
    EXPECT_EQ(listing(out), "0 EXPORT_DONE R1.yz__ EOP\n");
-   EXPECT_EQ(alu_instrs(out), 0u);
+   EXPECT_EQ(sb::count_program(out).alu_instrs, 0u);
 }
 
 TEST(SbFinalize, ExportOfZeroAndOneUsesConstantSelects)
@@ -137,9 +111,9 @@ TEST(SbFinalize, ExportOfZeroAndOneUsesConstantSelects)
                         {0x3f800000})}),
       export_done(2),
    });
-   Program out = sb_whole(p, vs_info(kEg), lanes());
+   Program out = optimize_and_compare(p, vs_info(kEg), lanes(), true);
    EXPECT_EQ(listing(out), "0 ALU groups=1\n1 EXPORT_DONE R0.x011 EOP\n");
-   EXPECT_EQ(alu_instrs(out), 1u);
+   EXPECT_EQ(sb::count_program(out).alu_instrs, 1u);
    for (const Vec4 &v : outputs_of(out, vs_info(kEg), lanes()))
       EXPECT_EQ((std::array<uint32_t, 3>{v[1], v[2], v[3]}),
                 (std::array<uint32_t, 3>{0u, 0x3f800000u, 0x3f800000u}));
@@ -163,7 +137,7 @@ TEST(SbFinalize, TexCoordinatesUnwrittenOrConstantNeedNoCopy)
       tex,
       export_done(4),
    });
-   Program out = sb_whole(p, vs_info(kEg), lanes());
+   Program out = optimize_and_compare(p, vs_info(kEg), lanes(), true);
    ASSERT_EQ(out.cf.size(), 2u) << listing(out);
    ASSERT_EQ(out.cf[0].fetches.size(), 1u);
    const TexInstr &o = std::get<TexInstr>(out.cf[0].fetches[0]);
@@ -172,7 +146,7 @@ TEST(SbFinalize, TexCoordinatesUnwrittenOrConstantNeedNoCopy)
    std::array<uint8_t, 4> d = o.dst_sel;
    std::sort(d.begin(), d.end());
    EXPECT_EQ(d, (std::array<uint8_t, 4>{kSelX, kSelY, kSelZ, kSelW}));
-   EXPECT_EQ(alu_instrs(out), 0u);
+   EXPECT_EQ(sb::count_program(out).alu_instrs, 0u);
 }
 
 /* A vertex shader with IN[0] in R1 and OUT[i] exported as PARAM i. */
@@ -350,13 +324,7 @@ TEST(SbFinalize, BurstStopsAtSixteenAndAtControlFlow)
 Program sb_params(const Program &p, unsigned outputs)
 {
    const ShaderInfo info = params_info(p.chip, outputs);
-   DebugOptions o;
-   o.sb = true;
-   sb::SbStats st;
-   Diagnostics d;
-   auto out = sb::sb_optimize(p, info, o, &st, d);
-   EXPECT_TRUE(out.has_value()) << st.log;
-   EXPECT_TRUE(st.ssa) << st.ssa_failed_pass;
+   auto out = optimize_with_sb(p, info, true);
    if (!out)
       return p;
    EXPECT_EQ(all_outputs(*out, info), all_outputs(p, info));
