@@ -53,8 +53,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
-#include <new>
 #include <set>
 #include <string>
 #include <utility>
@@ -82,7 +80,7 @@ struct RaAdjacency {
     * shader this is megabytes, and its allocator leaves resize()d
     * elements unwritten (they are sized first and then written in full;
     * zeroing them was a tenth of ra_split). */
-   std::vector<unsigned, BlockCacheAllocator<unsigned>> list;
+   CachedVector<unsigned> list;
 
    struct Range {
       const unsigned *b, *e;
