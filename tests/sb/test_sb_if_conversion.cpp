@@ -130,7 +130,7 @@ struct TreeInterp {
             return;
          }
          departing = nullptr;
-         for (const Node *p : n->phi)
+         for (const Node *p : n->region().phi)
             vals[{p->dst[0].var, p->dst[0].version}] = read(p->src[dep_index]);
          break;
       case NodeKind::Depart:

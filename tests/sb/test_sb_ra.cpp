@@ -261,14 +261,14 @@ struct ForwardOrder {
       if (n->kind == NodeKind::Region) {
          if (n->loop)
             depth++;
-         for (const Node *p : n->loop_phi)
+         for (const Node *p : n->region().loop_phi)
             def(p->dst[0]);
          for (const Node *c : n->children)
             walk(c);
          if (n->loop)
             depth--;
          point++;
-         for (const Node *p : n->phi)
+         for (const Node *p : n->region().phi)
             def(p->dst[0]);
          return;
       }

@@ -244,9 +244,11 @@ void collect_marked(const Node *n, std::vector<const Node *> &out)
       out.push_back(n);
    for (const Node *c : n->children)
       collect_marked(c, out);
-   for (const Node *p : n->phi)
+   if (n->kind != NodeKind::Region)
+      return;
+   for (const Node *p : n->region().phi)
       out.push_back(p);
-   for (const Node *p : n->loop_phi)
+   for (const Node *p : n->region().loop_phi)
       out.push_back(p);
 }
 
@@ -342,11 +344,11 @@ void check_counts(const Node *n, unsigned &regions)
 {
    if (n->kind == NodeKind::Region) {
       regions++;
-      for (const Node *p : n->phi)
-         EXPECT_EQ(p->src.size(), n->departs.size());
-      for (const Node *p : n->loop_phi)
-         EXPECT_EQ(p->src.size(), n->repeats.size() + 1);
-      EXPECT_TRUE(n->repeats.empty() || n->loop);
+      for (const Node *p : n->region().phi)
+         EXPECT_EQ(p->src.size(), n->region().departs.size());
+      for (const Node *p : n->region().loop_phi)
+         EXPECT_EQ(p->src.size(), n->region().repeats.size() + 1);
+      EXPECT_TRUE(n->region().repeats.empty() || n->loop);
    }
    for (const Node *c : n->children)
       check_counts(c, regions);

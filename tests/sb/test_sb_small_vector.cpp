@@ -145,14 +145,14 @@ TEST(SbSmallVector, HoldsRegionValuesWithRelativeParts)
    Value rel;
    rel.kind = ValueKind::Rel;
    rel.base = 4;
-   rel.rel = std::make_unique<Value>();
-   rel.rel->kind = ValueKind::Var;
-   rel.rel->var = 3;
+   rel.rel_parts().addr = std::make_unique<Value>();
+   rel.rel()->kind = ValueKind::Var;
+   rel.rel()->var = 3;
    Value element;
    element.kind = ValueKind::Var;
    element.var = 9;
    element.version = 2;
-   rel.mayuse.push_back(element);
+   rel.rel_parts().mayuse.push_back(element);
 
    ValueList list;
    for (int i = 0; i < 5; i++)
@@ -161,10 +161,10 @@ TEST(SbSmallVector, HoldsRegionValuesWithRelativeParts)
    ValueList copy = list;
    ASSERT_EQ(copy.size(), 4u);
    for (const Value &v : copy) {
-      ASSERT_TRUE(v.rel);
-      EXPECT_EQ(v.rel->var, 3);
-      ASSERT_EQ(v.mayuse.size(), 1u);
-      EXPECT_EQ(v.mayuse[0].version, 2u);
+      ASSERT_TRUE(v.rel());
+      EXPECT_EQ(v.rel()->var, 3);
+      ASSERT_EQ(v.mayuse().size(), 1u);
+      EXPECT_EQ(v.mayuse()[0].version, 2u);
    }
 }
 

@@ -296,9 +296,9 @@ bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, A
       return true;
    }
    case ValueKind::Rel:
-      if (!v.rel || v.rel->kind != ValueKind::Var)
+      if (!v.rel() || v.rel()->kind != ValueKind::Var)
          return fail("relative operand without an address");
-      if (is_kind(*v.rel, VarKind::AddrReg))
+      if (is_kind(*v.rel(), VarKind::AddrReg))
          g.uses_ar = true;
       s.sel = uint16_t(v.base);
       s.chan = uint8_t(v.chan);
@@ -369,9 +369,9 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
          return fail(std::string(info.name) + " always writes but has no result");
       in.dst.write = false;
    } else if (d.kind == ValueKind::Rel) {
-      if (!d.rel || d.rel->kind != ValueKind::Var)
+      if (!d.rel() || d.rel()->kind != ValueKind::Var)
          return fail("relative destination without an address");
-      if (is_kind(*d.rel, VarKind::AddrReg))
+      if (is_kind(*d.rel(), VarKind::AddrReg))
          g.uses_ar = true;
       in.dst.gpr = uint8_t(d.base);
       in.dst.chan = uint8_t(d.chan);
@@ -1137,10 +1137,10 @@ bool Finalizer::check_phis(const Node *region)
       }
       return true;
    };
-   for (const Node *p : region->phi)
+   for (const Node *p : region->region().phi)
       if (!one(p))
          return false;
-   for (const Node *p : region->loop_phi)
+   for (const Node *p : region->region().loop_phi)
       if (!one(p))
          return false;
    return true;
@@ -1458,11 +1458,13 @@ bool Finalizer::run()
          for (const Value &v : n->src)
             if (!check(v))
                return fail("a predicated result is read beside its psi");
-         for (const Node *p : n->phi)
+         if (!n->region_data)
+            continue;
+         for (const Node *p : n->region().phi)
             for (const Value &v : p->src)
                if (!check(v))
                   return fail("a predicated result is read beside its psi");
-         for (const Node *p : n->loop_phi)
+         for (const Node *p : n->region().loop_phi)
             for (const Value &v : p->src)
                if (!check(v))
                   return fail("a predicated result is read beside its psi");

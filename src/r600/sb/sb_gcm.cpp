@@ -59,18 +59,20 @@ struct Gcm {
       auto mark = [&](const Value &v) {
          if (var_ok(v))
             defined[sh.value_id(v)] = value;
-         for (const Value &d : v.maydef)
+         for (const Value &d : v.maydef())
             if (var_ok(d))
                defined[sh.value_id(d)] = value;
       };
       for (const Value &d : n->dst)
          mark(d);
-      for (const Node *p : n->loop_phi)
-         for (const Value &d : p->dst)
-            mark(d);
-      for (const Node *p : n->phi)
-         for (const Value &d : p->dst)
-            mark(d);
+      if (n->region_data) {
+         for (const Node *p : n->region().loop_phi)
+            for (const Value &d : p->dst)
+               mark(d);
+         for (const Node *p : n->region().phi)
+            for (const Value &d : p->dst)
+               mark(d);
+      }
       for (const Node *c : n->children)
          set_defs(c, value);
    }
@@ -255,7 +257,7 @@ bool gcm(RegionShader &sh, Diagnostics &diags)
    sh.number_values();
    Gcm g{sh, std::vector<bool>(sh.num_values(), false), std::vector<bool>(sh.num_values(), false)};
    for (const Node *r : sh.regions) {
-      for (const std::vector<Node *> *list : {&r->phi, &r->loop_phi})
+      for (const std::vector<Node *> *list : {&r->region().phi, &r->region().loop_phi})
          for (const Node *p : *list)
             for (const Value &s : p->src)
                if (g.var_ok(s))

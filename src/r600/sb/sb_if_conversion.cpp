@@ -268,7 +268,7 @@ WorkKey work_key(const Node *a)
     * compares every word. */
    uint64_t h = (0xcbf29ce484222325ull ^ uint32_t(in.op)) * 0x100000001b3ull;
    for (const Value &v : a->src) {
-      if (v.rel || (v.kind == ValueKind::KCache && !v.resolved))
+      if (v.rel() || (v.kind == ValueKind::KCache && !v.resolved))
          return k;
       h = (h ^ (uint64_t(v.kind) << 32 | uint32_t(v.var))) * 0x100000001b3ull;
       h = (h ^ (uint64_t(v.version) << 32 | (v.literal ^ v.index))) * 0x100000001b3ull;
@@ -416,12 +416,14 @@ struct Converter {
          count_uses(s);
       if (is_plain_copy(n) && n->dst[0].kind == ValueKind::Var)
          copies[{n->dst[0].var, n->dst[0].version}] = {n, pos};
-      for (const Node *p : n->loop_phi)
-         index(p);
+      if (n->region_data)
+         for (const Node *p : n->region().loop_phi)
+            index(p);
       for (const Node *c : n->children)
          index(c);
-      for (const Node *p : n->phi)
-         index(p);
+      if (n->region_data)
+         for (const Node *p : n->region().phi)
+            index(p);
       if (n->kind == NodeKind::Region) {
          if (span.size() <= n->id)
             span.resize(n->id + 1);
@@ -608,8 +610,8 @@ struct Converter {
     * replacing r are appended to `out`; on failure `out` is unchanged. */
    bool try_convert(std::vector<Node *> &out, Node *r)
    {
-      if (r->kind != NodeKind::Region || r->loop || !r->repeats.empty() ||
-          !r->loop_phi.empty() || r->departs.size() != 2 || r->children.size() != 1 ||
+      if (r->kind != NodeKind::Region || r->loop || !r->region().repeats.empty() ||
+          !r->region().loop_phi.empty() || r->region().departs.size() != 2 || r->children.size() != 1 ||
           out.empty())
          return no("not an if region");
       Node *dep_else = r->children[0];
@@ -628,7 +630,7 @@ struct Converter {
           cond.neg || cond.abs)
          return no("not an if region");
 
-      for (const Node *phi : r->phi) {
+      for (const Node *phi : r->region().phi) {
          if (phi->src.size() != 2 || phi->dst.size() != 1 ||
              phi->dst[0].kind != ValueKind::Var)
             return no("phi with modifiers or relative sources");
@@ -716,7 +718,7 @@ struct Converter {
                   }
             }
          }
-      for (Node *phi : r->phi)
+      for (Node *phi : r->region().phi)
          rename(phi->src[1]);
 
       /* Phi sources that are plain copies made on a side are read by the
@@ -740,15 +742,15 @@ struct Converter {
          return it->second.first->src[0];
       };
       unsigned const_copies = 0;
-      for (const Node *phi : r->phi)
+      for (const Node *phi : r->region().phi)
          const_copies += phi->src[0].kind == ValueKind::Var &&
                          through_copy(phi->src[0]).kind != ValueKind::Var;
       const bool constants = const_copies >= kMinConstCopies;
       /* then, else: operands of the phis or of copies on the sides, which
        * stay in place until the selects are built. */
       std::vector<std::pair<const Value *, const Value *>> sel_src;
-      sel_src.reserve(r->phi.size());
-      for (const Node *phi : r->phi) {
+      sel_src.reserve(r->region().phi.size());
+      for (const Node *phi : r->region().phi) {
          const Value *then_v = &through_copy(phi->src[0]);
          const Value *else_v = &through_copy(phi->src[1]);
          if (!constants && then_v->kind != ValueKind::Var && else_v->kind == ValueKind::Var)
@@ -770,7 +772,7 @@ struct Converter {
       bool then_first = false; /* select operands: cond, then, else */
       Value bool_val;
       /* (With no phi nothing would be left of an emptied clause.) */
-      if (!r->phi.empty() && direct_condition(pred, sel_op, then_first, bool_val)) {
+      if (!r->region().phi.empty() && direct_condition(pred, sel_op, then_first, bool_val)) {
          pgroup->children.erase(pgroup->children.begin() + long(pslot));
          pgroup->scratch = 0; /* checked again if a side holds it */
          if (pgroup->children.empty())
@@ -819,7 +821,7 @@ struct Converter {
       };
       /* cfn takes (at most) every group of both sides and the selects:
        * one allocation instead of one per doubling. */
-      size_t joining = r->phi.size();
+      size_t joining = r->region().phi.size();
       for (const Node *c : dep_then->children)
          joining += c->children.size();
       for (const Node *c : dep_else->children)
@@ -827,15 +829,15 @@ struct Converter {
       cfn->children.reserve(cfn->children.size() + joining);
       move_groups(dep_then->children, 0);
       move_groups(dep_else->children, 1);
-      if (!alu_to && !r->phi.empty())
+      if (!alu_to && !r->region().phi.empty())
          new_clause(cfn->cf_index);
 
       /* One select per group: bc_finalize and the post_scheduler pack them.
        * A phi whose sides agree needs no select, only a copy (which
        * coalescing usually removes). */
-      for (size_t k = 0; k < r->phi.size(); k++) {
+      for (size_t k = 0; k < r->region().phi.size(); k++) {
          /* The phi goes with the region: its value moves to the select. */
-         Value &d = r->phi[k]->dst[0];
+         Value &d = r->region().phi[k]->dst[0];
          const Value &then_v = *sel_src[k].first;
          const Value &else_v = *sel_src[k].second;
          const bool same = same_value(then_v, else_v);
@@ -870,9 +872,9 @@ struct Converter {
       out.insert(out.end(), after.begin(), after.end());
       /* sh.regions is indexed by region id (liveness keeps per-region
        * sets), so the region stays there, emptied: nothing to walk. */
-      r->phi.clear();
+      r->region().phi.clear();
       r->children.clear();
-      r->departs.clear();
+      r->region().departs.clear();
       converted++;
       return true;
    }

@@ -137,9 +137,9 @@ struct Checker {
             error(value_name(sh, v) + " is read from " + reg_name(s) + ", which holds " + held);
          }
       }
-      if (v.rel)
-         use(*v.rel, st);
-      for (const Value &u : v.mayuse)
+      if (const Value *a = v.rel())
+         use(*a, st);
+      for (const Value &u : v.mayuse())
          use(u, st);
    }
 
@@ -147,7 +147,7 @@ struct Checker {
    {
       if (v.kind != ValueKind::Rel)
          return;
-      for (const Value &u : v.mayuse)
+      for (const Value &u : v.mayuse())
          use(u, st);
    }
 
@@ -168,7 +168,7 @@ struct Checker {
          }
          st[s] = canon[id];
       }
-      for (const Value &d : v.maydef)
+      for (const Value &d : v.maydef())
          def(d, st);
    }
 
@@ -360,10 +360,10 @@ struct Checker {
             if (!walk(c, st))
                return false;
          if (n->kind == NodeKind::Depart) {
-            phi_sources(n->target->phi, n->dep_index, st);
+            phi_sources(n->target->region().phi, n->dep_index, st);
             meet(exit_acc[n->target->id], st);
          } else {
-            phi_sources(n->target->loop_phi, n->dep_index + 1, st);
+            phi_sources(n->target->region().loop_phi, n->dep_index + 1, st);
             State &acc = repeat_acc[n->target->id];
             if (acc.empty()) /* a target not listing this repeat: never read */
                acc.assign(num_slots, kTop);
@@ -390,7 +390,7 @@ struct Checker {
     * costs walks, not an exponential number of them. */
    bool region(const Node *n, State &st)
    {
-      bool is_loop = !n->repeats.empty();
+      bool is_loop = !n->region().repeats.empty();
       if (is_loop && loud && loop_nest == 0)
          settle(n, st);
       loop_nest += is_loop;
@@ -429,8 +429,8 @@ struct Checker {
    {
       unsigned id = n->id;
       std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
-      phi_sources(n->loop_phi, 0, st);
-      if (!n->repeats.empty())
+      phi_sources(n->region().loop_phi, 0, st);
+      if (!n->region().repeats.empty())
          meet(st, rep_prev[id]);
       State body = st;
       bool through = true;
@@ -442,7 +442,7 @@ struct Checker {
       st = exit_acc[id];
       bool reach = reached(st);
       if (reach) {
-         for (const Node *p : n->phi)
+         for (const Node *p : n->region().phi)
             if (reg_value(p->dst[0])) {
                int s = slot(p->dst[0]);
                if (s >= 0)
@@ -469,7 +469,7 @@ struct Checker {
       case NodeKind::Fetch:
          return;
       case NodeKind::Region:
-         if (!n->repeats.empty()) {
+         if (!n->region().repeats.empty()) {
             if (outer < 0)
                outer = int(n->id);
             loops_in[unsigned(outer)].push_back(n->id);
@@ -512,7 +512,7 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    /* Only loops meet repeat states. */
    ck.repeat_acc.assign(sh.regions.size(), State());
    for (const Node *r : sh.regions)
-      if (!r->repeats.empty())
+      if (!r->region().repeats.empty())
          ck.repeat_acc[r->id].assign(ck.num_slots, kTop);
    /* On entry each GPR holds its own version-0 value, and only there. */
    for (size_t v = 0; v < sh.vars.size(); v++) {

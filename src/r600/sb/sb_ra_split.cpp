@@ -135,7 +135,7 @@ struct Splitter {
     * SEL_MASK / SEL_0 / SEL_1.  Returns whether v was replaced. */
    bool drop_register(Value &v)
    {
-      if (v.kind != ValueKind::Var || v.neg || v.abs || v.rel || var_in_array(sh, v.var))
+      if (v.kind != ValueKind::Var || v.neg || v.abs || v.rel() || var_in_array(sh, v.var))
          return false;
       const Var &var = sh.vars[v.var];
       if (v.version == 0 && var.kind == VarKind::Gpr && var.index < preloaded.size() &&
@@ -214,7 +214,7 @@ struct Splitter {
       for (const Node *c : n->children) {
          if (c->kind == NodeKind::Depart || c->kind == NodeKind::Repeat)
             return false;
-         if (c->kind == NodeKind::Region && c->departs.empty())
+         if (c->kind == NodeKind::Region && c->region().departs.empty())
             return false;
       }
       return true;
@@ -224,7 +224,7 @@ struct Splitter {
    void jump_copies(Node *n)
    {
       bool dep = n->kind == NodeKind::Depart;
-      auto &phis = dep ? n->target->phi : n->target->loop_phi;
+      auto &phis = dep ? n->target->region().phi : n->target->region().loop_phi;
       unsigned idx = dep ? n->dep_index : n->dep_index + 1;
       bool reach = falls_through(n);
       std::vector<Node *> groups;
@@ -247,7 +247,7 @@ struct Splitter {
    Node *loop_entry_copies(Node *r)
    {
       std::vector<Node *> groups;
-      for (Node *p : r->loop_phi) {
+      for (Node *p : r->region().loop_phi) {
          if (!alloc(p->dst[0]) || p->src.empty())
             continue;
          Value t;
@@ -456,12 +456,12 @@ struct Splitter {
       if (n->kind == NodeKind::Depart || n->kind == NodeKind::Repeat)
          jump_copies(n);
       if (n->kind == NodeKind::Region) {
-         for (Node *p : n->phi)
+         for (Node *p : n->region().phi)
             if (alloc(p->dst[0])) {
                forced.emplace_back();
                forced_phi.push_back(p);
             }
-         for (Node *p : n->loop_phi)
+         for (Node *p : n->region().loop_phi)
             if (alloc(p->dst[0])) {
                forced.emplace_back();
                forced_phi.push_back(p);
@@ -526,9 +526,9 @@ struct TreeFacts {
    {
       if (v.kind == ValueKind::Var && v.var >= 0)
          (*uses)[sh.value_id(v)]++;
-      if (v.rel)
-         count(*v.rel);
-      for (const Value &u : v.mayuse)
+      if (const Value *a = v.rel())
+         count(*a);
+      for (const Value &u : v.mayuse())
          count(u);
    }
 
@@ -573,17 +573,19 @@ struct TreeFacts {
       }
       for (const Value &v : n->dst) {
          if (uses) {
-            if (v.rel)
-               count(*v.rel);
-            for (const Value &u : v.mayuse)
+            if (const Value *a = v.rel())
+               count(*a);
+            for (const Value &u : v.mayuse())
                count(u);
          }
          present(v);
       }
-      for (const Node *p : n->phi)
-         walk(p, depth);
-      for (const Node *p : n->loop_phi)
-         walk(p, depth);
+      if (n->region_data) {
+         for (const Node *p : n->region().phi)
+            walk(p, depth);
+         for (const Node *p : n->region().loop_phi)
+            walk(p, depth);
+      }
       if (n->kind == NodeKind::Region && n->loop)
          depth++;
       if (n->kind == NodeKind::AluGroup)

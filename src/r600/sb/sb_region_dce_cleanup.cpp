@@ -47,7 +47,7 @@ struct Sweeper {
       }
       ch.resize(k);
       if (n->kind == NodeKind::Region) {
-         for (auto *list : {&n->phi, &n->loop_phi}) {
+         for (auto *list : {&n->region().phi, &n->region().loop_phi}) {
             size_t kp = 0;
             for (Node *p : *list) {
                /* A phi lives when its result is read: the marker reached it. */

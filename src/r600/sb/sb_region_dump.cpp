@@ -76,12 +76,12 @@ struct Dumper {
          return;
       case NodeKind::Region:
          line(depth, "region #" + std::to_string(n->id) + (n->loop ? " loop" : "") +
-                        " (departs " + std::to_string(n->departs.size()) + ", repeats " +
-                        std::to_string(n->repeats.size()) + ")");
-         phis(depth + 1, "loop_phi", n->loop_phi);
+                        " (departs " + std::to_string(n->region().departs.size()) + ", repeats " +
+                        std::to_string(n->region().repeats.size()) + ")");
+         phis(depth + 1, "loop_phi", n->region().loop_phi);
          for (const Node *c : n->children)
             node(c, depth + 1);
-         phis(depth + 1, "phi", n->phi);
+         phis(depth + 1, "phi", n->region().phi);
          return;
       case NodeKind::Depart:
       case NodeKind::Repeat:
@@ -137,10 +137,10 @@ std::string value_name(const RegionShader &sh, const Value &v)
    case ValueKind::None: return "_";
    case ValueKind::Var: s = var_name(sh, v.var) + "." + std::to_string(v.version); break;
    case ValueKind::Rel:
-      s = "R[" + value_name(sh, *v.rel) + " + " + std::to_string(v.base) + "]." + kChan[v.chan & 3];
-      s += " {use " + list(sh, v.mayuse);
-      if (!v.maydef.empty())
-         s += "; def " + list(sh, v.maydef);
+      s = "R[" + value_name(sh, *v.rel()) + " + " + std::to_string(v.base) + "]." + kChan[v.chan & 3];
+      s += " {use " + list(sh, v.mayuse());
+      if (!v.maydef().empty())
+         s += "; def " + list(sh, v.maydef());
       s += "}";
       break;
    case ValueKind::KCache:

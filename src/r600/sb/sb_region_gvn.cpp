@@ -583,9 +583,7 @@ struct Gvn {
       }
       Value &v = copies[copy[id]];
       v = src;
-      v.rel.reset();
-      v.mayuse.clear();
-      v.maydef.clear();
+      v.clear_rel();
    }
 
    /* What a use with modifiers (neg, abs) of a copy of `s` reads. */

@@ -14,9 +14,14 @@ void Value::copy_rel_parts(const Value &o)
 {
    if (this == &o)
       return;
-   rel = o.rel ? std::make_unique<Value>(*o.rel) : nullptr;
-   mayuse = o.mayuse;
-   maydef = o.maydef;
+   if (!o.rel_) {
+      rel_.reset();
+      return;
+   }
+   RelParts &p = rel_parts();
+   p.addr = o.rel_->addr ? std::make_unique<Value>(*o.rel_->addr) : nullptr;
+   p.mayuse = o.rel_->mayuse;
+   p.maydef = o.rel_->maydef;
 }
 
 /* Nodes live as long as the shader and are never freed one by one, so
@@ -55,6 +60,7 @@ Node *RegionShader::create_region(bool loop)
 {
    Node *r = create(NodeKind::Region);
    r->loop = loop;
+   r->region_data = &region_data.emplace_back();
    r->id = unsigned(regions.size());
    regions.push_back(r);
    return r;

@@ -10,11 +10,13 @@
  */
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -50,55 +52,7 @@ enum class ValueKind : uint8_t {
    Literal, /* literal dword of the group */
 };
 
-/* A vector that is almost always empty: one pointer until the first
- * element arrives.  Used for the parts of a Value that only relative
- * accesses have, so that the common Value copies as a few words and frees
- * nothing (Values are copied and destroyed in every pass). */
-template <typename T> class RareVec {
- public:
-   RareVec() = default;
-   RareVec(const RareVec &o) : v_(o.empty() ? nullptr : new std::vector<T>(*o.v_)) {}
-   RareVec &operator=(const RareVec &o)
-   {
-      if (this != &o) {
-         if (o.empty())
-            clear();
-         else if (v_)
-            *v_ = *o.v_;
-         else
-            v_.reset(new std::vector<T>(*o.v_));
-      }
-      return *this;
-   }
-   RareVec(RareVec &&) = default;
-   RareVec &operator=(RareVec &&) = default;
-
-   bool empty() const { return !v_ || v_->empty(); }
-   size_t size() const { return v_ ? v_->size() : 0; }
-   void clear() { v_.reset(); }
-   void push_back(const T &x) { vec().push_back(x); }
-   void push_back(T &&x) { vec().push_back(std::move(x)); }
-   T &operator[](size_t i) { return (*v_)[i]; }
-   const T &operator[](size_t i) const { return (*v_)[i]; }
-   T *begin() { return v_ ? v_->data() : nullptr; }
-   T *end() { return v_ ? v_->data() + v_->size() : nullptr; }
-   const T *begin() const { return v_ ? v_->data() : nullptr; }
-   const T *end() const { return v_ ? v_->data() + v_->size() : nullptr; }
-   operator const std::vector<T> &() const
-   {
-      static const std::vector<T> none;
-      return v_ ? *v_ : none;
-   }
-
- private:
-   std::vector<T> &vec()
-   {
-      if (!v_)
-         v_.reset(new std::vector<T>());
-      return *v_;
-   }
-   std::unique_ptr<std::vector<T>> v_;
-};
+struct RelParts;
 
 struct Value {
    ValueKind kind = ValueKind::None;
@@ -109,7 +63,7 @@ struct Value {
    /* KCache: bank, constant (when the lock resolves it), set/index otherwise. */
    unsigned index = 0;
    uint32_t literal = 0; /* Literal bits; Inline: the selector */
-   /* Narrow so that a Value is six words: operand lists copy them a lot. */
+   /* Narrow so that a Value is four words: operand lists copy them a lot. */
    uint8_t bank = 0;
    uint8_t chan = 0;
    uint16_t base = 0; /* Rel: first GPR of the array */
@@ -117,10 +71,16 @@ struct Value {
    /* Rel: the address (a Var value) and the array elements the access may
     * read (mayuse) and, for a destination, may write (maydef).  A rel write
     * keeps the old values of the elements it does not hit, so it uses the
-    * previous versions too. */
-   std::unique_ptr<Value> rel;
-   RareVec<Value> mayuse;
-   RareVec<Value> maydef;
+    * previous versions too.  All three are empty for any other value. */
+   Value *rel() { return rel_ ? rel_addr() : nullptr; }
+   const Value *rel() const { return rel_ ? rel_addr() : nullptr; }
+   std::span<Value> mayuse();
+   std::span<const Value> mayuse() const;
+   std::span<Value> maydef();
+   std::span<const Value> maydef() const;
+   /* The parts to fill in (made on first use) and their removal. */
+   RelParts &rel_parts();
+   void clear_rel() { rel_.reset(); }
 
    Value() = default;
    Value(const Value &o) { *this = o; }
@@ -137,18 +97,56 @@ struct Value {
       bank = o.bank;
       chan = o.chan;
       base = o.base;
-      if (o.rel || rel || !o.mayuse.empty() || !mayuse.empty() || !o.maydef.empty() ||
-          !maydef.empty())
+      if (o.rel_ || rel_)
          copy_rel_parts(o);
       return *this;
    }
    Value(Value &&) = default;
    Value &operator=(Value &&) = default;
+   ~Value();
 
  private:
+   /* The parts relative accesses have, in one block that other values do
+    * not pay for: Values are copied and destroyed in every pass. */
+   struct RelPartsDeleter {
+      void operator()(RelParts *p) const;
+   };
+   std::unique_ptr<RelParts, RelPartsDeleter> rel_;
+   Value *rel_addr() const;
    void copy_rel_parts(const Value &o);
 };
-static_assert(sizeof(Value) <= 48, "a Value should stay six words");
+static_assert(sizeof(Value) <= 32, "a Value should stay four words");
+
+struct RelParts {
+   std::unique_ptr<Value> addr;
+   std::vector<Value> mayuse, maydef;
+};
+
+inline Value::~Value() = default;
+inline void Value::RelPartsDeleter::operator()(RelParts *p) const { delete p; }
+inline Value *Value::rel_addr() const { return rel_->addr.get(); }
+inline std::span<Value> Value::mayuse()
+{
+   return rel_ ? std::span<Value>(rel_->mayuse) : std::span<Value>();
+}
+inline std::span<const Value> Value::mayuse() const
+{
+   return rel_ ? std::span<const Value>(rel_->mayuse) : std::span<const Value>();
+}
+inline std::span<Value> Value::maydef()
+{
+   return rel_ ? std::span<Value>(rel_->maydef) : std::span<Value>();
+}
+inline std::span<const Value> Value::maydef() const
+{
+   return rel_ ? std::span<const Value>(rel_->maydef) : std::span<const Value>();
+}
+inline RelParts &Value::rel_parts()
+{
+   if (!rel_)
+      rel_.reset(new RelParts);
+   return *rel_;
+}
 
 /* A node's operands: most nodes have one destination and up to three
  * sources, so those stay inside the node (sb_small_vector.h). */
@@ -170,6 +168,18 @@ enum class NodeKind : uint8_t {
               * src = {PRED, new (a temporary), old}, alu = the instruction */
 };
 
+struct Node;
+
+/* What only a Region has: its phis and the departs/repeats that feed them.
+ * Kept apart from Node (RegionShader::create_region makes one per region)
+ * because regions are few and these lists would otherwise take a fifth of
+ * every node, which large shaders pay for in every walk of the tree. */
+struct RegionData {
+   std::vector<Node *> loop_phi, phi;
+   std::vector<Node *> departs, repeats;
+   std::vector<int> defs; /* ssa_prepare: variables written inside, sorted */
+};
+
 struct Node {
    NodeKind kind = NodeKind::Root;
    std::vector<Node *> children;
@@ -185,9 +195,17 @@ struct Node {
    /* Region */
    unsigned id = 0;
    bool loop = false;
-   std::vector<Node *> loop_phi, phi;
-   std::vector<Node *> departs, repeats;
-   std::vector<int> defs; /* ssa_prepare: variables written inside, sorted */
+   RegionData *region_data = nullptr; /* set for (and only for) a Region */
+   RegionData &region()
+   {
+      assert(region_data);
+      return *region_data;
+   }
+   const RegionData &region() const
+   {
+      assert(region_data);
+      return *region_data;
+   }
 
    /* Depart / Repeat: the region and the position among its departs/repeats
     * (the phi / loop_phi source it feeds, minus 1 for repeats). */
@@ -272,6 +290,7 @@ struct RegionShader {
     * flags (clamp, omod) and dst.chan of such an instruction matter; its
     * operands are the node's Values. */
    std::deque<AluInstr> synth_alu;
+   std::deque<RegionData> region_data; /* one per create_region() */
    AluInstr *new_alu(AluOp op);
 
    Node *create(NodeKind kind);

@@ -48,7 +48,7 @@ struct Marker {
    {
       if (v.kind == ValueKind::Var)
          def_node[sh.value_id(v)] = n;
-      for (const Value &d : v.maydef)
+      for (const Value &d : v.maydef())
          collect_defs(d, n);
    }
 
@@ -69,10 +69,12 @@ struct Marker {
       const uint32_t inner = n->kind == NodeKind::AluGroup ? n->scratch : kNone;
       for (const Node *c : n->children)
          scan(c, inner, rooted);
-      for (const Node *p : n->phi)
-         scan(p, kNone, false);
-      for (const Node *p : n->loop_phi)
-         scan(p, kNone, false);
+      if (n->region_data) {
+         for (const Node *p : n->region().phi)
+            scan(p, kNone, false);
+         for (const Node *p : n->region().loop_phi)
+            scan(p, kNone, false);
+      }
    }
 
    void use_value(const Value &v)
@@ -85,9 +87,9 @@ struct Marker {
                mark(def_node[id]);
          }
       }
-      if (v.rel)
-         use_value(*v.rel);
-      for (const Value &u : v.mayuse)
+      if (const Value *a = v.rel())
+         use_value(*a);
+      for (const Value &u : v.mayuse())
          use_value(u);
    }
 
@@ -106,7 +108,7 @@ struct Marker {
       if ((flags & AF_KILL) || in->update_exec_mask)
          return true;
       for (const Value &d : a->dst) {
-         if (d.kind == ValueKind::Rel || !d.maydef.empty())
+         if (d.kind == ValueKind::Rel || !d.maydef().empty())
             return true;
          if (d.kind == ValueKind::Var && var_in_array(sh, d.var))
             return true;
@@ -148,9 +150,9 @@ struct Marker {
          for (const Value &d : n->dst) {
             if (d.kind != ValueKind::Rel)
                continue;
-            if (d.rel)
-               use_value(*d.rel);
-            for (const Value &u : d.mayuse)
+            if (const Value *a = d.rel())
+               use_value(*a);
+            for (const Value &u : d.mayuse())
                use_value(u);
          }
          /* Groups that must stay together live or die as a whole. */
@@ -621,29 +623,29 @@ struct LiveWalk {
          break;
       case NodeKind::Region: {
          if (record) {
-            for (const Node *p : n->phi)
+            for (const Node *p : n->region().phi)
                order_def(p->dst[0]);
             rpoint++;
             if (n->loop)
                depth++;
          }
-         phi_defs(n->phi, live);
+         phi_defs(n->region().phi, live);
          exit_set[n->id] = live.dense;
          children(n, live);
          if (record) {
-            for (const Node *p : n->loop_phi)
+            for (const Node *p : n->region().loop_phi)
                order_def(p->dst[0]);
             if (n->loop)
                depth--;
             rpoint++;
          }
-         if (n->loop || !n->loop_phi.empty()) {
-            phi_defs(n->loop_phi, live);
+         if (n->loop || !n->region().loop_phi.empty()) {
+            phi_defs(n->region().loop_phi, live);
             if (!live.equals(entry_set[n->id])) {
                entry_set[n->id] = live.dense;
                changed = true;
             }
-            for (const Node *p : n->loop_phi)
+            for (const Node *p : n->region().loop_phi)
                if (!p->src.empty())
                   uses_of(p->src[0], live);
          }
@@ -653,7 +655,7 @@ struct LiveWalk {
          if (record)
             order_defs(n);
          live.assign(exit_set[n->target->id]);
-         for (const Node *p : n->target->phi)
+         for (const Node *p : n->target->region().phi)
             if (n->dep_index < p->src.size())
                uses_of(p->src[n->dep_index], live);
          children(n, live);
@@ -664,7 +666,7 @@ struct LiveWalk {
          if (record)
             order_defs(n);
          live.assign(entry_set[n->target->id]);
-         for (const Node *p : n->target->loop_phi)
+         for (const Node *p : n->target->region().loop_phi)
             if (n->dep_index + 1 < p->src.size())
                uses_of(p->src[n->dep_index + 1], live);
          children(n, live);
@@ -727,7 +729,7 @@ bool alu_is_plain_copy(const Node *a)
        in->dst.omod || in->pred_sel || a->src.size() != 1 || a->dst.size() != 1)
       return false;
    const Value &s = a->src[0], &d = a->dst[0];
-   return s.kind == ValueKind::Var && !s.neg && !s.abs && !s.rel && d.kind == ValueKind::Var;
+   return s.kind == ValueKind::Var && !s.neg && !s.abs && !s.rel() && d.kind == ValueKind::Var;
 }
 
 
@@ -892,7 +894,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
     * so it records the edges at once instead of walking twice. */
    bool loops = false;
    for (const Node *r : sh.regions)
-      loops |= r->loop || !r->loop_phi.empty();
+      loops |= r->loop || !r->region().loop_phi.empty();
    /* Every round after the first (the only one without loops) records
     * the edges as it goes: a round that changes no entry set read the final
     * sets everywhere, so it records what a walk of its own after the

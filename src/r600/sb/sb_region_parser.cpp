@@ -60,9 +60,9 @@ struct Parser {
       out.base = gpr;
       out.chan = chan;
       if (index_mode < 4)
-         out.rel = std::make_unique<Value>(var(VarKind::AddrReg, 0, index_mode));
+         out.rel_parts().addr = std::make_unique<Value>(var(VarKind::AddrReg, 0, index_mode));
       else if (index_mode == 4)
-         out.rel = std::make_unique<Value>(var(VarKind::LoopIndex, 0, 0));
+         out.rel_parts().addr = std::make_unique<Value>(var(VarKind::LoopIndex, 0, 0));
       else
          return fail(i, "relative addressing with index mode " + std::to_string(index_mode) +
                            " is not supported");
@@ -70,9 +70,9 @@ struct Parser {
          if (gpr < a.first || gpr >= a.first + a.count)
             continue;
          for (unsigned e = a.first; e < a.first + a.count; e++) {
-            out.mayuse.push_back(var(VarKind::Gpr, e, chan));
+            out.rel_parts().mayuse.push_back(var(VarKind::Gpr, e, chan));
             if (is_dst)
-               out.maydef.push_back(var(VarKind::Gpr, e, chan));
+               out.rel_parts().maydef.push_back(var(VarKind::Gpr, e, chan));
          }
          return true;
       }
@@ -261,7 +261,7 @@ struct Parser {
    {
       Node *n = sh.create(k);
       n->target = target;
-      auto &list = k == NodeKind::Depart ? target->departs : target->repeats;
+      auto &list = k == NodeKind::Depart ? target->region().departs : target->region().repeats;
       n->dep_index = unsigned(list.size());
       list.push_back(n);
       return n;

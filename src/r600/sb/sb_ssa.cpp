@@ -49,7 +49,7 @@ struct Preparer {
          return;
       const unsigned d = unsigned(stack.size());
       for (unsigned k = depth[v]; k < d; k++)
-         stack[k]->defs.push_back(v);
+         stack[k]->region().defs.push_back(v);
       if (depth[v] < d)
          depth[v] = d;
    }
@@ -57,7 +57,7 @@ struct Preparer {
    void walk(Node *n)
    {
       if (n->kind == NodeKind::Region) {
-         const size_t first = n->defs.size();
+         const size_t first = n->region().defs.size();
          stack.push_back(n);
          for (Node *c : n->children)
             walk(c);
@@ -70,7 +70,7 @@ struct Preparer {
       for (const Value &d : n->dst) {
          if (d.kind == ValueKind::Var)
             def(d.var);
-         for (const Value &m : d.maydef)
+         for (const Value &m : d.maydef())
             def(m.var);
       }
    }
@@ -98,21 +98,22 @@ struct Preparer {
    /* The region's list is complete: sorted, then its phis in that order. */
    void finish(Node *n, size_t first)
    {
+      RegionData &r = n->region();
       const unsigned parent = unsigned(stack.size() - 1);
-      for (size_t i = first; i < n->defs.size(); i++)
-         depth[n->defs[i]] = parent;
-      std::sort(n->defs.begin() + first, n->defs.end());
-      const size_t count = n->defs.size() - first;
-      if (!n->departs.empty())
-         n->phi.reserve(n->phi.size() + count);
-      if (!n->repeats.empty())
-         n->loop_phi.reserve(n->loop_phi.size() + count);
-      for (size_t i = first; i < n->defs.size(); i++) {
-         const int v = n->defs[i];
-         if (!n->departs.empty())
-            n->phi.push_back(make_phi(NodeKind::Phi, v, n->departs.size()));
-         if (!n->repeats.empty())
-            n->loop_phi.push_back(make_phi(NodeKind::LoopPhi, v, n->repeats.size() + 1));
+      for (size_t i = first; i < r.defs.size(); i++)
+         depth[r.defs[i]] = parent;
+      std::sort(r.defs.begin() + first, r.defs.end());
+      const size_t count = r.defs.size() - first;
+      if (!r.departs.empty())
+         r.phi.reserve(r.phi.size() + count);
+      if (!r.repeats.empty())
+         r.loop_phi.reserve(r.loop_phi.size() + count);
+      for (size_t i = first; i < r.defs.size(); i++) {
+         const int v = r.defs[i];
+         if (!r.departs.empty())
+            r.phi.push_back(make_phi(NodeKind::Phi, v, r.departs.size()));
+         if (!r.repeats.empty())
+            r.loop_phi.push_back(make_phi(NodeKind::LoopPhi, v, r.repeats.size() + 1));
       }
    }
 };
@@ -124,9 +125,9 @@ struct Renamer {
    {
       if (v.kind == ValueKind::Var)
          v.version = cur[v.var];
-      if (v.rel)
-         use(*v.rel);
-      for (Value &u : v.mayuse)
+      if (Value *a = v.rel())
+         use(*a);
+      for (Value &u : v.mayuse())
          use(u);
    }
 
@@ -136,8 +137,8 @@ struct Renamer {
    {
       if (v.kind != ValueKind::Rel)
          return;
-      use(*v.rel);
-      for (Value &u : v.mayuse)
+      use(*v.rel());
+      for (Value &u : v.mayuse())
          use(u);
    }
 
@@ -147,7 +148,7 @@ struct Renamer {
          v.version = ++next[v.var];
          cur[v.var] = v.version;
       }
-      for (Value &d : v.maydef)
+      for (Value &d : v.maydef())
          def(d);
    }
 
@@ -165,13 +166,13 @@ struct Renamer {
    {
       switch (n->kind) {
       case NodeKind::Region:
-         for (Node *p : n->loop_phi) {
+         for (Node *p : n->region().loop_phi) {
             use(p->src[0]);
             def(p->dst[0]);
          }
          for (Node *c : n->children)
             run(c);
-         for (Node *p : n->phi)
+         for (Node *p : n->region().phi)
             def(p->dst[0]);
          break;
       case NodeKind::Depart:
@@ -180,10 +181,10 @@ struct Renamer {
          for (Node *c : n->children)
             run(c);
          if (n->kind == NodeKind::Depart)
-            for (Node *p : n->target->phi)
+            for (Node *p : n->target->region().phi)
                use(p->src[n->dep_index]);
          else
-            for (Node *p : n->target->loop_phi)
+            for (Node *p : n->target->region().loop_phi)
                use(p->src[n->dep_index + 1]);
          cur = std::move(saved);
          break;
