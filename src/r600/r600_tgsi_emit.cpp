@@ -299,9 +299,12 @@ void Builder::close_alu()
    alu_cf_ = -1;
 }
 
-/* Places a group into `cf` (kcache locks, literals, bank swizzles).  False
- * when the clause's locks cannot cover its constants or no swizzle fits. */
-bool Builder::place_group(const std::vector<PInstr> &g, AluGroup &out, CfInstr *cf)
+/* Builds a group for a clause with the kcache locks `kcache` (literals,
+ * bank swizzles), adding the locks its constants need.  False, with
+ * `kcache` unchanged, when the locks cannot cover its constants or no
+ * swizzle fits. */
+bool Builder::place_group(const std::vector<PInstr> &g, AluGroup &out,
+                          std::array<KCacheLock, 4> &kcache)
 {
    out = AluGroup{};
    std::vector<uint32_t> lits;
@@ -310,7 +313,7 @@ bool Builder::place_group(const std::vector<PInstr> &g, AluGroup &out, CfInstr *
    if (lits.size() > 4)
       return false;
    /* Map each needed 16-constant line onto lock 0/1 of the clause. */
-   std::array<KCacheLock, 4> locks = cf->kcache;
+   std::array<KCacheLock, 4> locks = kcache;
    std::vector<std::pair<std::pair<uint32_t, uint32_t>, unsigned>> line_set;
    for (const auto &ln : lines) {
       int found = -1;
@@ -373,7 +376,7 @@ bool Builder::place_group(const std::vector<PInstr> &g, AluGroup &out, CfInstr *
    out.literals = lits;
    if (!assign_bank_swizzles(chip_, out))
       return false;
-   cf->kcache = locks;
+   kcache = locks;
    return true;
 }
 
@@ -390,20 +393,18 @@ void Builder::emit_group(std::vector<PInstr> g)
       fresh = true;
    }
    AluGroup out;
-   CfInstr trial = *cf;
-   if (place_group(g, out, &trial)) {
-      cf->kcache = trial.kcache;
+   if (place_group(g, out, cf->kcache)) {
       cf->groups.push_back(out);
       alu_groups++;
       return;
    }
    if (!fresh && cf->op == CfOp::ALU) {
       /* Constants may fit in a clause of their own. */
-      CfInstr empty;
-      if (place_group(g, out, &empty)) {
+      std::array<KCacheLock, 4> fresh_locks{};
+      if (place_group(g, out, fresh_locks)) {
          open_alu(CfOp::ALU);
          cf = &prog.cf.back();
-         cf->kcache = empty.kcache;
+         cf->kcache = fresh_locks;
          cf->groups.push_back(out);
          alu_groups++;
          return;
@@ -508,18 +509,16 @@ bool Builder::try_group(std::vector<PInstr> ps)
       cf = &prog.cf.back();
    }
    AluGroup out;
-   CfInstr trial = *cf;
-   if (place_group(ps, out, &trial)) {
-      cf->kcache = trial.kcache;
+   if (place_group(ps, out, cf->kcache)) {
       cf->groups.push_back(out);
       alu_groups++;
       return true;
    }
    if (!cf->groups.empty() && cf->op == CfOp::ALU) {
-      CfInstr empty;
-      if (place_group(ps, out, &empty)) {
+      std::array<KCacheLock, 4> fresh_locks{};
+      if (place_group(ps, out, fresh_locks)) {
          open_alu(CfOp::ALU);
-         prog.cf.back().kcache = empty.kcache;
+         prog.cf.back().kcache = fresh_locks;
          prog.cf.back().groups.push_back(out);
          alu_groups++;
          return true;

@@ -97,7 +97,8 @@ class Builder {
  private:
    bool fits(const PInstr &p, int &slot) const;
    void emit_group(std::vector<PInstr> g);
-   bool place_group(const std::vector<PInstr> &g, AluGroup &out, CfInstr *cf);
+   bool place_group(const std::vector<PInstr> &g, AluGroup &out,
+                    std::array<KCacheLock, 4> &kcache);
    CfInstr &alu_clause();
    unsigned clause_slots(const CfInstr &cf) const;
 
