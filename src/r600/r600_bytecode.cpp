@@ -213,13 +213,17 @@ FetchRegs fetch_regs(const FetchInstr &f)
    return r;
 }
 
+unsigned alu_group_dwords(const AluGroup &g)
+{
+   unsigned lits = std::max<unsigned>(g.literals.size(), group_literals_needed(g));
+   return 2 * unsigned(g.instrs.size()) + ((lits + 1) & ~1u);
+}
+
 unsigned alu_clause_dwords(const std::vector<AluGroup> &groups)
 {
    unsigned n = 0;
-   for (const AluGroup &g : groups) {
-      unsigned lits = std::max<unsigned>(g.literals.size(), group_literals_needed(g));
-      n += 2 * g.instrs.size() + ((lits + 1) & ~1u);
-   }
+   for (const AluGroup &g : groups)
+      n += alu_group_dwords(g);
    return n;
 }
 

@@ -328,7 +328,9 @@ inline bool alu_is_reduction(ChipClass cls, AluOp op) { return alu_slots(cls, op
 inline unsigned cf_slots(const CfInstr &cf) { return cf.alu_ext ? 2 : 1; }
 /* Literal count a group needs: 1 + the highest LITERAL chan used (0 = none). */
 unsigned group_literals_needed(const AluGroup &g);
-/* Dwords of an ALU clause body (instructions and padded literals). */
+/* Dwords of one group (instructions and padded literals) and of an ALU
+ * clause body. */
+unsigned alu_group_dwords(const AluGroup &g);
 unsigned alu_clause_dwords(const std::vector<AluGroup> &groups);
 
 /* The registers a fetch names: the GPR its address comes from with the

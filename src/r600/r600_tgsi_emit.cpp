@@ -274,7 +274,14 @@ void Builder::flush()
    emit_group(std::move(g));
 }
 
-unsigned Builder::clause_slots(const CfInstr &cf) const { return alu_clause_dwords(cf.groups) / 2; }
+unsigned Builder::clause_slots(const CfInstr &cf) const
+{
+   if (alu_cf_ < 0 || &cf != &prog.cf[size_t(alu_cf_)] || cf.groups.size() < counted_groups_)
+      return alu_clause_dwords(cf.groups) / 2; /* not the open clause: count it all */
+   for (; counted_groups_ < cf.groups.size(); counted_groups_++)
+      counted_dwords_ += alu_group_dwords(cf.groups[counted_groups_]);
+   return counted_dwords_ / 2;
+}
 
 CfInstr &Builder::alu_clause()
 {
@@ -290,6 +297,8 @@ void Builder::open_alu(CfOp op)
    cf.op = op;
    prog.cf.push_back(cf);
    alu_cf_ = int(prog.cf.size() - 1);
+   counted_groups_ = 0;
+   counted_dwords_ = 0;
    tex_cf_ = -1;
 }
 

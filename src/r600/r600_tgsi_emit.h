@@ -107,6 +107,12 @@ class Builder {
    std::vector<PInstr> pending_;
    int alu_cf_ = -1;
    int tex_cf_ = -1;
+   /* clause_slots() of the open ALU clause (index alu_cf_) as last
+    * counted, reset by open_alu: groups are only appended (a later patch
+    * sets flags, never operands or literals), so only new groups are
+    * counted, not the whole clause again at every group. */
+   mutable size_t counted_groups_ = 0;
+   mutable unsigned counted_dwords_ = 0;
    std::vector<unsigned> tex_written_;
 };
 
