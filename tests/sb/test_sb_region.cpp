@@ -150,9 +150,9 @@ TEST(SbRegion, NestedIfsWithElse)
              "cf 11 EXPORT_DONE R2.x.6, R2.y.0, R2.z.0, R2.w.0\n");
 }
 
-TEST(SbRegion, IndirectArrayWriteInLoop)
+/* R4..R7 are an array: for (i = 0; i < 4; i++) a[i].x = i; out = a[1].x */
+Program indirect_array_loop(RegionParseOptions &o)
 {
-   /* R4..R7 are an array: for (i = 0; i < 4; i++) a[i].x = i; out = a[1].x */
    AluInstr st = alu(AluOp::MOV, kSlotX, dst(4, 0), src_gpr(1, 0));
    st.dst.rel = true;
    Program p = program(ChipClass::Evergreen, {
@@ -171,8 +171,14 @@ TEST(SbRegion, IndirectArrayWriteInLoop)
       export_done(2),
    });
    p.cf[2].groups[0].literals = {4};
-   RegionParseOptions o;
    o.arrays.push_back(RelArray{4, 4});
+   return p;
+}
+
+TEST(SbRegion, IndirectArrayWriteInLoop)
+{
+   RegionParseOptions o;
+   Program p = indirect_array_loop(o);
    EXPECT_EQ(ssa_dump(p, o),
              "cf 0 ALU\n"
              "  group\n"
@@ -210,6 +216,54 @@ TEST(SbRegion, IndirectArrayWriteInLoop)
              "  group\n"
              "    x: MOV R2.x.1 = R5.x.3\n"
              "cf 9 EXPORT_DONE R2.x.1, R2.y.0, R2.z.0, R2.w.0\n");
+}
+
+/* The parts only some nodes and values have live outside them: each region
+ * owns its phi/depart/repeat lists, and a relative operand's address and
+ * array elements are copied with it and dropped when it is overwritten. */
+TEST(SbRegion, RegionDataAndRelativePartsBelongToTheirOwners)
+{
+   RegionParseOptions o;
+   Program p = indirect_array_loop(o);
+   Diagnostics d;
+   auto sh = region_parse(p, o, d);
+   ASSERT_TRUE(sh) << d.str();
+   ssa_prepare(*sh);
+   ssa_rename(*sh);
+
+   const Value *rel = nullptr;
+   for_each_node(sh->root, [&](const Node *n) {
+      EXPECT_EQ(n->region_data != nullptr, n->kind == NodeKind::Region);
+      for (const Value &v : n->dst)
+         if (v.kind == ValueKind::Rel)
+            rel = &v;
+   });
+   ASSERT_EQ(sh->regions.size(), 2u);
+   EXPECT_NE(sh->regions[0]->region_data, sh->regions[1]->region_data);
+   EXPECT_EQ(sh->regions[0]->region().loop_phi.size(), 6u);
+   EXPECT_EQ(sh->regions[1]->region().loop_phi.size(), 0u);
+
+   ASSERT_TRUE(rel && rel->rel());
+   ASSERT_EQ(rel->mayuse().size(), 4u);
+   ASSERT_EQ(rel->maydef().size(), 4u);
+   Value copy = *rel;
+   copy.mayuse()[0].version = 99;
+   copy.rel()->version = 98;
+   EXPECT_EQ(rel->mayuse()[0].version, 1u);
+   EXPECT_EQ(rel->rel()->version, 2u);
+   EXPECT_EQ(copy.maydef()[3].version, rel->maydef()[3].version);
+
+   Value plain;
+   plain.kind = ValueKind::Var;
+   copy = plain;
+   EXPECT_EQ(copy.rel(), nullptr);
+   EXPECT_TRUE(copy.mayuse().empty());
+   EXPECT_TRUE(copy.maydef().empty());
+   copy = *rel;
+   copy.clear_rel();
+   EXPECT_EQ(copy.rel(), nullptr);
+   EXPECT_TRUE(copy.maydef().empty());
+   EXPECT_EQ(rel->maydef().size(), 4u);
 }
 
 TEST(SbRegion, PredicatedWriteBecomesPsi)
