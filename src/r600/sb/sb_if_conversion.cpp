@@ -610,9 +610,11 @@ struct Converter {
     * replacing r are appended to `out`; on failure `out` is unchanged. */
    bool try_convert(std::vector<Node *> &out, Node *r)
    {
-      if (r->kind != NodeKind::Region || r->loop || !r->region().repeats.empty() ||
-          !r->region().loop_phi.empty() || r->region().departs.size() != 2 || r->children.size() != 1 ||
-          out.empty())
+      if (r->kind != NodeKind::Region)
+         return no("not an if region");
+      RegionData &rd = r->region();
+      if (r->loop || !rd.repeats.empty() || !rd.loop_phi.empty() || rd.departs.size() != 2 ||
+          r->children.size() != 1 || out.empty())
          return no("not an if region");
       Node *dep_else = r->children[0];
       if (dep_else->kind != NodeKind::Depart || dep_else->target != r ||
@@ -630,7 +632,7 @@ struct Converter {
           cond.neg || cond.abs)
          return no("not an if region");
 
-      for (const Node *phi : r->region().phi) {
+      for (const Node *phi : rd.phi) {
          if (phi->src.size() != 2 || phi->dst.size() != 1 ||
              phi->dst[0].kind != ValueKind::Var)
             return no("phi with modifiers or relative sources");
@@ -718,7 +720,7 @@ struct Converter {
                   }
             }
          }
-      for (Node *phi : r->region().phi)
+      for (Node *phi : rd.phi)
          rename(phi->src[1]);
 
       /* Phi sources that are plain copies made on a side are read by the
@@ -742,15 +744,15 @@ struct Converter {
          return it->second.first->src[0];
       };
       unsigned const_copies = 0;
-      for (const Node *phi : r->region().phi)
+      for (const Node *phi : rd.phi)
          const_copies += phi->src[0].kind == ValueKind::Var &&
                          through_copy(phi->src[0]).kind != ValueKind::Var;
       const bool constants = const_copies >= kMinConstCopies;
       /* then, else: operands of the phis or of copies on the sides, which
        * stay in place until the selects are built. */
       std::vector<std::pair<const Value *, const Value *>> sel_src;
-      sel_src.reserve(r->region().phi.size());
-      for (const Node *phi : r->region().phi) {
+      sel_src.reserve(rd.phi.size());
+      for (const Node *phi : rd.phi) {
          const Value *then_v = &through_copy(phi->src[0]);
          const Value *else_v = &through_copy(phi->src[1]);
          if (!constants && then_v->kind != ValueKind::Var && else_v->kind == ValueKind::Var)
@@ -772,7 +774,7 @@ struct Converter {
       bool then_first = false; /* select operands: cond, then, else */
       Value bool_val;
       /* (With no phi nothing would be left of an emptied clause.) */
-      if (!r->region().phi.empty() && direct_condition(pred, sel_op, then_first, bool_val)) {
+      if (!rd.phi.empty() && direct_condition(pred, sel_op, then_first, bool_val)) {
          pgroup->children.erase(pgroup->children.begin() + long(pslot));
          pgroup->scratch = 0; /* checked again if a side holds it */
          if (pgroup->children.empty())
@@ -821,7 +823,7 @@ struct Converter {
       };
       /* cfn takes (at most) every group of both sides and the selects:
        * one allocation instead of one per doubling. */
-      size_t joining = r->region().phi.size();
+      size_t joining = rd.phi.size();
       for (const Node *c : dep_then->children)
          joining += c->children.size();
       for (const Node *c : dep_else->children)
@@ -829,15 +831,15 @@ struct Converter {
       cfn->children.reserve(cfn->children.size() + joining);
       move_groups(dep_then->children, 0);
       move_groups(dep_else->children, 1);
-      if (!alu_to && !r->region().phi.empty())
+      if (!alu_to && !rd.phi.empty())
          new_clause(cfn->cf_index);
 
       /* One select per group: bc_finalize and the post_scheduler pack them.
        * A phi whose sides agree needs no select, only a copy (which
        * coalescing usually removes). */
-      for (size_t k = 0; k < r->region().phi.size(); k++) {
+      for (size_t k = 0; k < rd.phi.size(); k++) {
          /* The phi goes with the region: its value moves to the select. */
-         Value &d = r->region().phi[k]->dst[0];
+         Value &d = rd.phi[k]->dst[0];
          const Value &then_v = *sel_src[k].first;
          const Value &else_v = *sel_src[k].second;
          const bool same = same_value(then_v, else_v);
@@ -872,9 +874,9 @@ struct Converter {
       out.insert(out.end(), after.begin(), after.end());
       /* sh.regions is indexed by region id (liveness keeps per-region
        * sets), so the region stays there, emptied: nothing to walk. */
-      r->region().phi.clear();
+      rd.phi.clear();
       r->children.clear();
-      r->region().departs.clear();
+      rd.departs.clear();
       converted++;
       return true;
    }

@@ -137,7 +137,8 @@ std::string value_name(const RegionShader &sh, const Value &v)
    case ValueKind::None: return "_";
    case ValueKind::Var: s = var_name(sh, v.var) + "." + std::to_string(v.version); break;
    case ValueKind::Rel:
-      s = "R[" + value_name(sh, *v.rel()) + " + " + std::to_string(v.base) + "]." + kChan[v.chan & 3];
+      s = "R[" + value_name(sh, *v.rel()) + " + " + std::to_string(v.base) + "]." +
+          kChan[v.chan & 3];
       s += " {use " + list(sh, v.mayuse());
       if (!v.maydef().empty())
          s += "; def " + list(sh, v.maydef());

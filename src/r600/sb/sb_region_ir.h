@@ -107,7 +107,9 @@ struct Value {
 
  private:
    /* The parts relative accesses have, in one block that other values do
-    * not pay for: Values are copied and destroyed in every pass. */
+    * not pay for: Values are copied and destroyed in every pass.  RelParts
+    * holds Values, so it is incomplete here: the deleter (and rel_addr) are
+    * defined after it. */
    struct RelPartsDeleter {
       void operator()(RelParts *p) const;
    };
