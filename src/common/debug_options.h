@@ -26,6 +26,10 @@ struct DebugOptions {
    bool sb_dry = false;  /* run sb, emit the source bytecode */
    bool sb_stat = false; /* per-shader statistics and pass times */
    bool sb_dump = false; /* dump the IR after passes */
+   /* Time every pass into SbStats::times (sb_stat implies it).  Off by
+    * default: reading the clock twice per pass costs a compile a few
+    * percent, and only sbstat and the bench read the times.  API only. */
+   bool sb_pass_times = false;
    /* Bisection: 0 = off, 1 = skip shaders in [start, end], 2 = optimize only those. */
    int sb_dskip_mode = 0;
    uint32_t sb_dskip_start = 0;

@@ -4,6 +4,7 @@
  * numbers, DSKIP ranges, and the fallback to the source bytecode (with a
  * one-line message) when a pass gives up.
  */
+#include "r600/r600_asm.h"
 #include "sb/sb_test_util.h"
 
 namespace {
@@ -80,6 +81,29 @@ TEST_F(SbDriver, StatLinesNumberShadersFromOne)
    ASSERT_TRUE(sb_optimize(four_movs(), vs_info(kEg), o, &st, d));
    EXPECT_EQ(st.shader_seq, 2u);
    EXPECT_EQ(first_line(st.log).substr(0, 14), "sb: shader #2:");
+}
+
+/* Pass times only when someone reads them: sbstat, or the API's
+ * sb_pass_times (the bench).  The result does not depend on the timers. */
+TEST_F(SbDriver, TimesPassesOnlyWhenAsked)
+{
+   DebugOptions o;
+   o.sb = true;
+   SbStats st;
+   Diagnostics d;
+   auto plain = sb_optimize(four_movs(), vs_info(kEg), o, &st, d);
+   ASSERT_TRUE(plain);
+   EXPECT_TRUE(st.times.empty());
+   EXPECT_EQ(st.log, "");
+   o.sb_pass_times = true;
+   auto timed = sb_optimize(four_movs(), vs_info(kEg), o, &st, d);
+   ASSERT_TRUE(timed);
+   EXPECT_EQ(st.times.size(), 22u);
+   EXPECT_EQ(st.times.front().pass, "bc_parser");
+   EXPECT_EQ(st.times.back().pass, "validate");
+   EXPECT_EQ(st.log, ""); /* times without the sbstat lines */
+   Diagnostics ad, bd;
+   EXPECT_EQ(assemble(*plain, ad), assemble(*timed, bd));
 }
 
 TEST_F(SbDriver, DryRunsThePassesAndKeepsTheSource)

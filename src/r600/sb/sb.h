@@ -39,6 +39,8 @@ struct SbStats {
    unsigned instrs_before = 0, instrs_after = 0;
    unsigned dwords_before = 0, dwords_after = 0;
    unsigned gprs_before = 0, gprs_after = 0;
+   /* Wall time of each pass run, in order; only with DebugOptions::sb_stat
+    * or sb_pass_times. */
    std::vector<SbPassTime> times;
    /* What sbstat/sbdump print: `sb: shader #N ...` lines, IR dumps. */
    std::string log;

@@ -66,14 +66,17 @@ unsigned program_gprs(const Program &prog)
 
 namespace {
 
-/* Times one pass into SbStats::times.  A template call rather than a
- * std::function: each pass is entered a few dozen times per shader, and
- * wrapping every lambda cost an allocation and an indirect call. */
+/* Times one pass into SbStats::times when `enabled`.  A template call
+ * rather than a std::function: each pass is entered a few dozen times per
+ * shader, and wrapping every lambda cost an allocation and an indirect call. */
 struct PassTimer {
    SbStats &st;
+   bool enabled;
 
    template <typename F> bool operator()(const char *name, F &&fn) const
    {
+      if (!enabled)
+         return fn();
       auto t0 = std::chrono::steady_clock::now();
       bool ok = fn();
       st.times.push_back(
@@ -215,8 +218,9 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
       return std::nullopt;
    }
 
-   const PassTimer timed{st};
-   st.times.reserve(32); /* both stages' passes: one allocation */
+   const PassTimer timed{st, opts.sb_pass_times || opts.sb_stat};
+   if (timed.enabled)
+      st.times.reserve(32); /* both stages' passes: one allocation */
 
    /* The SSA stage first; its program then goes through the clause-local
     * stage like any other.  If either gives up, the clause-local stage runs
