@@ -13,7 +13,7 @@
  * relative addressing are left alone: an index may reach any register.
  */
 #include <algorithm>
-#include <vector>
+#include <array>
 
 #include "r600/sb/sb_passes.h"
 
@@ -71,7 +71,9 @@ template <typename Fn> bool for_each_gpr(Program &prog, Fn &&fn)
 
 bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_live)
 {
-   std::vector<bool> used(kFirstClauseTemp, false), pinned(kFirstClauseTemp, false);
+   /* Fixed-size tables on the stack: this runs once per shader, and four
+    * heap vectors were a noticeable part of it on small shaders. */
+   std::array<bool, kFirstClauseTemp> used{}, pinned{};
    auto mark = [&](uint8_t &r) {
       if (r < kFirstClauseTemp)
          used[r] = true;
@@ -82,7 +84,7 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
       return true; /* left alone, see above */
    /* run[r]: registers from r on that must stay consecutive (export
     * bursts; overlapping bursts merge into one run). */
-   std::vector<uint8_t> run(kFirstClauseTemp, 0);
+   std::array<uint8_t, kFirstClauseTemp> run{};
    for (const CfInstr &cf : prog.cf) {
       const CfEncoding enc = cf_op_info(cf.op).enc;
       if ((enc != CfEncoding::Export && enc != CfEncoding::Mem) || cf.exp.burst_count < 2)
@@ -114,10 +116,10 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
          pinned[io.gpr] = true;
    for (unsigned k = 0; k < (info.num_ij + 1) / 2 && k < kFirstClauseTemp; k++)
       pinned[k] = true;
-   for (unsigned r = 0; r < kFirstClauseTemp; r++)
-      for (unsigned c = 0; c < 4; c++)
-         if (entry_live.test(r * 4 + c))
-            pinned[r] = true;
+   /* Only the live channels (set bits, lowest first). */
+   for (size_t k = entry_live._Find_first(); k < kFirstClauseTemp * 4;
+        k = entry_live._Find_next(k))
+      pinned[k / 4] = true;
    for (unsigned r = 0; r < kFirstClauseTemp; r++) {
       bool any = false;
       for (unsigned k = r; k < r + run[r]; k++)
@@ -125,10 +127,11 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
       for (unsigned k = r; any && k < r + run[r]; k++)
          pinned[k] = true;
    }
-   std::vector<uint8_t> map(kFirstClauseTemp);
+   std::array<uint8_t, kFirstClauseTemp> map;
    for (unsigned r = 0; r < kFirstClauseTemp; r++)
       map[r] = uint8_t(r);
    unsigned next = 0;
+   bool moved = false;
    for (unsigned r = 0; r < kFirstClauseTemp; r++) {
       if (pinned[r] || !used[r])
          continue;
@@ -143,11 +146,15 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
             break;
          next += k + 1;
       }
+      moved |= next != r;
       for (unsigned k = 0; k < len; k++)
          map[r + k] = uint8_t(next + k);
       next += len;
       r += len - 1;
    }
+   /* Usually the allocation left no gap: then there is nothing to rename. */
+   if (!moved)
+      return true;
    auto rename = [&](uint8_t &r) {
       if (r < kFirstClauseTemp)
          r = map[r];
