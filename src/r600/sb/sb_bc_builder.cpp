@@ -615,6 +615,71 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
    return true;
 }
 
+/* SwizzleSearch::place over the accepted instructions in slot order
+ * (`order`), claiming in place: the same first legal assignment. */
+bool GroupFit::first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t (&ports)[12],
+                         uint8_t *chosen)
+{
+   if (d == end)
+      return true;
+   const unsigned i = order[d];
+   for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
+      const Choice &ch = choice(i, bs);
+      if (ch.n == kBad)
+         continue;
+      uint8_t set[3];
+      unsigned nset;
+      chosen[d] = uint8_t(bs);
+      if (claim_in_place(ch, ports, set, nset) && first_fit(order, d + 1, end, ports, chosen))
+         return true;
+      while (nset)
+         ports[set[--nset]] = -1;
+   }
+   return false;
+}
+
+/* The operands were converted and analyzed when each instruction was
+ * accepted, and the claims of the swizzles looked at are kept: what is
+ * left of materialize() is the slot order, the literals numbered in it,
+ * and the search for the first legal assignment. */
+bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluGroup &g)
+{
+   if (whole_ || !fwd_fits_ || n_ == 0 || nodes.size() != n_)
+      return false;
+   uint8_t order[kMax];
+   for (unsigned k = 0; k < n_; k++)
+      order[k] = uint8_t(k);
+   /* One instruction per slot: the order materialize() sorts into. */
+   std::sort(order, order + n_, [&](uint8_t a, uint8_t b) { return ins_[a].slot < ins_[b].slot; });
+   int16_t ports[12];
+   std::fill(ports, ports + 12, int16_t(-1));
+   uint8_t chosen[kMax];
+   if (!first_fit(order, 0, n_, ports, chosen))
+      return false;
+   g.instrs.resize(n_);
+   g.literals.clear();
+   g.literal_pad = 0;
+   uint8_t renumber[4] = {0xff, 0xff, 0xff, 0xff}; /* try_add's literal index -> final */
+   for (unsigned d = 0; d < n_; d++) {
+      const unsigned k = order[d];
+      AluInstr &in = g.instrs[d];
+      in = ins_[k];
+      in.bank_swizzle = chosen[d];
+      const AluNode &n = cl.nodes[nodes[k]];
+      for (unsigned s = 0; s < ops_[k].nsrc; s++) {
+         if (n.src[s].value.kind != ValueKind::Literal)
+            continue;
+         uint8_t &li = renumber[in.src[s].chan];
+         if (li == 0xff) {
+            li = uint8_t(g.literals.size());
+            g.literals.push_back(lits_[in.src[s].chan]);
+         }
+         in.src[s].chan = li;
+      }
+   }
+   return true;
+}
+
 std::optional<std::vector<AluGroup>> build_clause(ChipClass chip, const AluClause &cl)
 {
    std::vector<AluGroup> groups;

@@ -127,8 +127,8 @@ struct PvWriter {
  * a candidate is first fitted around that assignment, and only when that
  * fails is the whole group searched again.  The answer is always the one
  * materialize_group_into would give for the whole group (the retry without
- * PV/PS included); the group itself is still materialized once it is
- * complete. */
+ * PV/PS included); finish() then builds the complete group from the same
+ * state instead of materializing it again. */
 class GroupFit {
  public:
    static constexpr unsigned kMax = 16; /* instructions, as the swizzle search */
@@ -138,12 +138,19 @@ class GroupFit {
     * before.  True: the candidate is accepted into the state. */
    bool try_add(const AluClause &cl, std::span<const uint32_t> nodes,
                 std::span<const uint8_t> slots, size_t old);
+   /* The accepted group (`nodes`, as given to try_add) in hardware form,
+    * as materialize_group_into builds it from the same operands, from the
+    * instructions and claims kept here.  False where the state cannot say
+    * (the group fits only without PV/PS): the caller materializes it. */
+   bool finish(const AluClause &cl, std::span<const uint32_t> nodes, AluGroup &out);
 
  private:
    const SwizzleChoice &choice(unsigned i, unsigned bs);
    bool extend(unsigned i, unsigned end, int16_t (&ports)[12]);
    bool search_all(unsigned end, int16_t (&ports)[12]);
    bool search_reduced(unsigned d, unsigned end, int16_t (&ports)[12]);
+   bool first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t (&ports)[12],
+                  uint8_t *chosen);
 
    ChipClass chip_ = ChipClass::Evergreen;
    const AluGroup *prev_ = nullptr;

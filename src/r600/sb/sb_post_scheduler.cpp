@@ -444,10 +444,13 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
 class ValueScheduler {
  public:
    /* ids and v trade storage with the scheduler's own (both come back
-    * holding garbage). */
+    * holding garbage).  The groups go to the end of `out`, their hardware
+    * form (destinations of locals not yet final) to the end of `out_hw`,
+    * or an empty group where the builder must materialize it. */
    bool run(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v,
             const LiveSet &after, const AluGroup *prev_fixed,
-            const GroupNode *prev_fixed_nodes, std::vector<GroupNode> &out)
+            const GroupNode *prev_fixed_nodes, std::vector<GroupNode> &out,
+            std::vector<AluGroup> &out_hw)
    {
       chip_ = chip;
       cl_ = &cl;
@@ -457,6 +460,9 @@ class ValueScheduler {
       prev_hw_ = prev_fixed;
       prev_fixed_nodes_ = prev_fixed_nodes;
       groups_.clear();
+      out_hw_ = &out_hw;
+      hw_first_ = out_hw.size();
+      hw_ok_.clear();
       return schedule(out);
    }
 
@@ -505,8 +511,11 @@ class ValueScheduler {
    std::vector<unsigned> reg_;      /* per position: assigned key, kPvOnly or kNoReg */
    std::vector<int> pending_, last_read_, last_write_;
    std::vector<GroupNode> groups_;
-   std::optional<AluGroup> last_hw_; /* the last group placed, in hardware form */
-   AluGroup scratch_;               /* the next last_hw_ */
+   /* The hardware form of groups_, from hw_first_ on; hw_ok_: whether
+    * fit_ built it (else it only holds what PV/PS reads of it need). */
+   std::vector<AluGroup> *out_hw_ = nullptr;
+   size_t hw_first_ = 0;
+   std::vector<uint8_t> hw_ok_;
    GroupFit fit_; /* the group being filled */
    std::vector<uint32_t> pos_of_; /* node id -> position */
    std::vector<std::pair<uint32_t, uint32_t>> livein_readers_; /* build_deps */
@@ -885,7 +894,7 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
       GroupNode g;
       bool used[5] = {};
       size_t tries = 0;
-      const AluGroup *prev_hw = groups_.empty() ? prev_hw_ : &*last_hw_;
+      const AluGroup *prev_hw = groups_.empty() ? prev_hw_ : &out_hw_->back();
       const GroupNode *prev_nodes = groups_.empty() ? prev_fixed_nodes_ : &groups_.back();
       fit_.start(chip_, prev_hw, prev_nodes);
       for (size_t k = 0; k < ready.size() && tries < kMaxTries; k++) {
@@ -931,25 +940,28 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
          else
             chan_mask_[i] = used_mask;
       }
-      /* The next group reads this one's results through PV/PS, and that
-       * only needs each instruction's op, destination and slot, in slot
-       * order: fit_ accepted the group, there is no need to build it. */
-      {
+      /* The group in hardware form, from what fit_ kept: the builder
+       * takes it once the locals have their registers (no operand changes
+       * selector then, see build_scheduled), and the next group reads
+       * this one's results through PV/PS from it.  Where fit_ cannot
+       * build it, the next group only needs each instruction's op,
+       * destination and slot, in slot order. */
+      AluGroup &hw = out_hw_->emplace_back();
+      const bool ok = fit_.finish(*cl_, g.nodes, hw);
+      hw_ok_.push_back(ok);
+      if (!ok) {
          std::pair<uint8_t, uint32_t> order[5]; /* one node per slot (used[]) */
          const size_t ng = g.nodes.size();
          for (size_t k = 0; k < ng; k++)
             order[k] = {g.slots[k], g.nodes[k]};
          std::sort(order, order + ng);
-         scratch_.instrs.clear();
-         scratch_.literals.clear();
+         hw.instrs.clear();
+         hw.literals.clear();
          for (size_t k = 0; k < ng; k++) {
-            scratch_.instrs.push_back(cl_->nodes[order[k].second].bc);
-            scratch_.instrs.back().slot = order[k].first;
+            hw.instrs.push_back(cl_->nodes[order[k].second].bc);
+            hw.instrs.back().slot = order[k].first;
          }
       }
-      if (!last_hw_)
-         last_hw_.emplace();
-      std::swap(*last_hw_, scratch_);
       groups_.push_back(std::move(g));
       std::swap(placed_prev_, placed_now_);
       placed_now_.clear();
@@ -998,6 +1010,9 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
    out.reserve(out.size() + groups_.size());
    for (GroupNode &g : groups_)
       out.push_back(std::move(g));
+   for (size_t k = 0; k < hw_ok_.size(); k++)
+      if (!hw_ok_[k])
+         (*out_hw_)[hw_first_ + k] = AluGroup{};
    return true;
 }
 
@@ -1111,6 +1126,36 @@ struct Scratch {
    std::vector<uint32_t> run;
 };
 
+/* The clause's groups in hardware form, into `hw`, which holds the fixed
+ * ones already and the scheduler's build of the others (empty where it
+ * has none): what build_clause would make.  The scheduler built each group
+ * with the operands it was tried with, and the registers given to locals
+ * afterwards change no operand's selector: a local read from the group
+ * just before was PV/PS and stays so (by its register, if it got one),
+ * one read from further back already had its register, and no register a
+ * group reads is given to a local of the group before it (its last read
+ * is later).  Only the locals' destinations are new. */
+bool build_scheduled(ChipClass chip, const AluClause &cl, std::vector<AluGroup> &hw)
+{
+   for (size_t i = 0; i < cl.groups.size(); i++) {
+      const GroupNode &gn = cl.groups[i];
+      if (gn.fixed)
+         continue;
+      AluGroup &g = hw[i];
+      if (g.instrs.empty()) {
+         if (!materialize_group_into(chip, cl, gn.nodes, gn.slots, i ? &hw[i - 1] : nullptr,
+                                     i ? &cl.groups[i - 1] : nullptr, g))
+            return false;
+         continue;
+      }
+      for (size_t k = 0; k < gn.nodes.size(); k++)
+         for (AluInstr &in : g.instrs)
+            if (in.slot == gn.slots[k])
+               in.dst = cl.nodes[gn.nodes[k]].bc.dst;
+   }
+   return true;
+}
+
 /* The whole clause on values; false leaves the groups as they were and
  * the nodes to be restored. */
 bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out, bool lift,
@@ -1125,6 +1170,8 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
    }
    std::vector<GroupNode> out;
    out.reserve(cl.groups.size()); /* scheduling rarely needs more groups */
+   std::vector<AluGroup> hw;      /* out in hardware form */
+   hw.reserve(cl.groups.size());
    std::vector<uint32_t> &run = sc.run;
    run.clear();
    const GroupNode *prev_fixed = nullptr;
@@ -1136,7 +1183,8 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       analyze(cl, run, after[run_end], v);
       fold_copies(chip, cl, run, v, sc.w);
       const bool ok = sc.sched.run(chip, cl, run, v, after[run_end],
-                                   prev_fixed ? &prev_fixed->original : nullptr, prev_fixed, out);
+                                   prev_fixed ? &prev_fixed->original : nullptr, prev_fixed, out,
+                                   hw);
       run.clear();
       return ok;
    };
@@ -1150,6 +1198,7 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
          if (!flush())
             return false;
          out.push_back(g);
+         hw.push_back(g.original);
          prev_fixed = &source[gi];
          continue;
       }
@@ -1161,12 +1210,11 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
    /* On failure the source groups go back: the caller then only has to
     * restore the nodes. */
    std::swap(cl.groups, out);
-   auto built = build_clause(chip, cl);
-   if (!built || alu_clause_dwords(*built) > 256) {
+   if (!build_scheduled(chip, cl, hw) || alu_clause_dwords(hw) > 256) {
       std::swap(cl.groups, out);
       return false;
    }
-   cl.built = std::move(*built);
+   cl.built = std::move(hw);
    return true;
 }
 
