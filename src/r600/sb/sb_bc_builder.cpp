@@ -72,19 +72,25 @@ bool take_cfile(ChipClass chip, int (&cfile)[4][2], unsigned sel, unsigned chan)
  * there are more distinct ones than ports, whatever the order. */
 bool analyze_instr(ChipClass chip, const AluInstr &in, int (&cfile)[4][2], Operands &op)
 {
+   /* Straight into `op` (this runs for every candidate the scheduler
+    * tries): on false the caller drops it. */
    const unsigned nsrc = std::min(unsigned(alu_op_info(in.op).num_src), 3u);
-   bool gpr[3] = {}, reg[3] = {};
    unsigned consts = 0;
+   for (unsigned s = 0; s < 3; s++) {
+      op.gpr[s] = false;
+      op.reg[s] = false;
+   }
    for (unsigned s = 0; s < nsrc; s++) {
-      const AluSrc &src = in.src[s];
-      gpr[s] = src.sel <= kSrcGPRLast;
-      reg[s] = gpr[s] || src.sel == kSrc_PV || src.sel == kSrc_PS;
-      if (gpr[s])
+      const unsigned sel = in.src[s].sel;
+      if (sel <= kSrcGPRLast) {
+         op.gpr[s] = op.reg[s] = true;
          continue;
-      const bool cport = is_const_port(chip, src.sel);
-      if (cport || (src.sel >= kSrc_0 && src.sel <= kSrc_LITERAL))
+      }
+      op.reg[s] = sel == kSrc_PV || sel == kSrc_PS;
+      const bool cport = is_const_port(chip, sel);
+      if (cport || (sel >= kSrc_0 && sel <= kSrc_LITERAL))
          consts++;
-      if (cport && !take_cfile(chip, cfile, src.sel, src.chan))
+      if (cport && !take_cfile(chip, cfile, sel, in.src[s].chan))
          return false;
    }
    const bool trans = in.slot == kSlotT;
@@ -93,10 +99,6 @@ bool analyze_instr(ChipClass chip, const AluInstr &in, int (&cfile)[4][2], Opera
    op.nsrc = uint8_t(nsrc);
    op.consts = uint8_t(consts);
    op.trans = trans;
-   for (unsigned s = 0; s < 3; s++) {
-      op.gpr[s] = gpr[s];
-      op.reg[s] = reg[s];
-   }
    return true;
 }
 
