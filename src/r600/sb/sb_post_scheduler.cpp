@@ -509,7 +509,15 @@ class ValueScheduler {
    std::vector<unsigned> group_of_; /* per position, kNoReg until placed */
    std::vector<uint8_t> chan_mask_; /* channels a local's register may use */
    std::vector<unsigned> reg_;      /* per position: assigned key, kPvOnly or kNoReg */
-   std::vector<int> pending_, last_read_, last_write_;
+   /* Per register channel; between runs every entry holds its initial
+    * value (none pending, never read or written), and only the keys a run
+    * touched, listed in dirty_, go back to it: most runs touch a handful
+    * of the 512. */
+   std::vector<int> pending_ = std::vector<int>(512, 0);
+   std::vector<int> last_read_ = std::vector<int>(512, -1);
+   std::vector<int> last_write_ = std::vector<int>(512, -1);
+   std::vector<int> first_reader_ = std::vector<int>(512, -1); /* build_deps' */
+   std::vector<uint16_t> dirty_;
    std::vector<GroupNode> groups_;
    /* The hardware form of groups_, from hw_first_ on; hw_ok_: whether
     * fit_ built it (else it only holds what PV/PS reads of it need). */
@@ -547,15 +555,20 @@ void ValueScheduler::build_deps()
    livein.erase(std::unique(livein.begin(), livein.end()), livein.end());
    /* Physical counts for allocation: a register whose entering value is
     * still to be read is not free.  first_reader: where a key's readers
-    * start in `livein`. */
-   pending_.assign(512, 0);
-   last_read_.assign(512, -1);
-   last_write_.assign(512, -1);
-   int first_reader[512];
-   std::fill(first_reader, first_reader + 512, -1);
+    * start in `livein`.  The keys the run reads on entry, and those it
+    * gives locals (assign_group), are all it touches. */
+   for (uint16_t k : dirty_) {
+      pending_[k] = 0;
+      last_read_[k] = -1;
+      last_write_[k] = -1;
+   }
+   dirty_.clear();
+   std::vector<int> &first_reader = first_reader_;
    for (size_t e = 0; e < livein.size(); e++) {
-      if (first_reader[livein[e].first] < 0)
+      if (first_reader[livein[e].first] < 0) {
          first_reader[livein[e].first] = int(e);
+         dirty_.push_back(uint16_t(livein[e].first));
+      }
       pending_[livein[e].first]++;
    }
    /* Predecessors of each position, flat (pred_off_[i] .. pred_off_[i +
@@ -579,6 +592,8 @@ void ValueScheduler::build_deps()
       }
       pred_off_[i + 1] = uint32_t(pred.size());
    }
+   for (const auto &e : livein)
+      first_reader[e.first] = -1;
    auto preds = [&](size_t i) {
       return Span<Edge>{pred.data() + pred_off_[i], pred.data() + pred_off_[i + 1]};
    };
@@ -806,6 +821,7 @@ bool ValueScheduler::assign_group(size_t gi)
       if (best == kNoReg)
          return false;
       reg_[i] = best;
+      dirty_.push_back(uint16_t(best));
       pending_[best] = int(unplaced);
       last_read_[best] = std::max(last_read_[best], last);
       last_write_[best] = int(gi);
