@@ -1164,10 +1164,12 @@ bool build_scheduled(ChipClass chip, const AluClause &cl, std::vector<AluGroup> 
             return false;
          continue;
       }
+      /* One instruction per slot, in slot order. */
+      uint8_t at[5];
+      for (size_t j = 0; j < g.instrs.size(); j++)
+         at[g.instrs[j].slot] = uint8_t(j);
       for (size_t k = 0; k < gn.nodes.size(); k++)
-         for (AluInstr &in : g.instrs)
-            if (in.slot == gn.slots[k])
-               in.dst = cl.nodes[gn.nodes[k]].bc.dst;
+         g.instrs[at[gn.slots[k]]].dst = cl.nodes[gn.nodes[k]].bc.dst;
    }
    return true;
 }
