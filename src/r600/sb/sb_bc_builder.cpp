@@ -429,6 +429,7 @@ void GroupFit::start(ChipClass chip, const AluGroup *prev, const GroupNode *prev
       c[0] = c[1] = -1;
    forwarded_ = false;
    fwd_fits_ = true;
+   all_zero_ = true;
    std::fill(ports_, ports_ + 12, int16_t(-1));
 }
 
@@ -475,8 +476,10 @@ bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
          continue;
       uint8_t set[3];
       unsigned nset;
-      if (claim_in_place(ch, ports, set, nset) && extend(i + 1, end, ports))
+      if (claim_in_place(ch, ports, set, nset) && extend(i + 1, end, ports)) {
+         extended_nonzero_ |= bs != 0;
          return true;
+      }
       while (nset)
          ports[set[--nset]] = -1;
    }
@@ -583,15 +586,20 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
       /* Around the accepted group's assignment first; else the whole
        * group again, which is what materialize() decides on. */
       int16_t ports[12];
+      bool all_zero = all_zero_;
       if (ok) {
          std::copy(ports_, ports_ + 12, ports);
+         extended_nonzero_ = false;
          ok = extend(unsigned(old), unsigned(total), ports);
+         all_zero = all_zero && !extended_nonzero_;
          if (!ok) {
             std::fill(ports, ports + 12, int16_t(-1));
             ok = search_all(unsigned(total), ports);
+            all_zero = false; /* some assignment, not known which */
          }
       }
       if (ok) {
+         all_zero_ = all_zero;
          std::copy(ports, ports + 12, ports_);
          std::copy(&cfile[0][0], &cfile[0][0] + 8, &cfile_[0][0]);
          std::copy(lits, lits + nlit, lits_);
@@ -653,11 +661,17 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
       order[k] = uint8_t(k);
    /* One instruction per slot: the order materialize() sorts into. */
    std::sort(order, order + n_, [&](uint8_t a, uint8_t b) { return ins_[a].slot < ins_[b].slot; });
-   int16_t ports[12];
-   std::fill(ports, ports + 12, int16_t(-1));
    uint8_t chosen[kMax];
-   if (!first_fit(order, 0, n_, ports, chosen))
-      return false;
+   /* The search's first try is swizzle 0 everywhere: when that is the
+    * assignment held, it is the answer. */
+   if (all_zero_) {
+      std::fill(chosen, chosen + n_, uint8_t(0));
+   } else {
+      int16_t ports[12];
+      std::fill(ports, ports + 12, int16_t(-1));
+      if (!first_fit(order, 0, n_, ports, chosen))
+         return false;
+   }
    g.instrs.resize(n_);
    g.literals.clear();
    g.literal_pad = 0;

@@ -170,6 +170,8 @@ class GroupFit {
    uint8_t made_[kMax];     /* bit bs: choice_[i][bs] is made */
    SwizzleChoice choice_[kMax][6];
    int16_t ports_[12];      /* the claims of one legal assignment */
+   bool all_zero_ = true;   /* ... which is swizzle 0 for every instruction */
+   bool extended_nonzero_ = false; /* extend() took a swizzle other than 0 */
    /* search_all(): the choices that matter of each instruction, and the
     * order the instructions are searched in. */
    SwizzleChoice reduced_[kMax][6];
