@@ -486,6 +486,30 @@ bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
    return false;
 }
 
+/* Every GPR operand claims a port of its channel (one per cycle, three)
+ * under any swizzle, and a port holds one register: a group reading more
+ * than three registers on one channel fits under none.  The candidates
+ * that do not fit around the accepted assignment mostly fail so, and this
+ * spares them the full search. */
+bool GroupFit::channels_fit(unsigned end) const
+{
+   uint16_t seen[4][3];
+   unsigned nseen[4] = {};
+   for (unsigned i = 0; i < end; i++)
+      for (unsigned s = 0; s < ops_[i].nsrc; s++) {
+         if (!ops_[i].gpr[s])
+            continue;
+         const unsigned c = ins_[i].src[s].chan & 3;
+         const uint16_t sel = ins_[i].src[s].sel;
+         if (std::find(seen[c], seen[c] + nseen[c], sel) != seen[c] + nseen[c])
+            continue;
+         if (nseen[c] == 3)
+            return false;
+         seen[c][nseen[c]++] = sel;
+      }
+   return true;
+}
+
 /* Does claim set a hold all of b's claims? */
 bool claims_cover(const Choice &a, const Choice &b)
 {
@@ -592,7 +616,7 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
          extended_nonzero_ = false;
          ok = extend(unsigned(old), unsigned(total), ports);
          all_zero = all_zero && !extended_nonzero_;
-         if (!ok) {
+         if (!ok && channels_fit(unsigned(total))) {
             std::fill(ports, ports + 12, int16_t(-1));
             ok = search_all(unsigned(total), ports);
             all_zero = false; /* some assignment, not known which */
