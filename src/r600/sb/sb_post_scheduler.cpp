@@ -506,6 +506,9 @@ class ValueScheduler {
       return {mem_.data() + mem_off_[u], mem_.data() + mem_off_[u + 1]};
    }
    std::vector<unsigned> npred_, earliest_, height_;
+   /* Per position, what the op allows (looked up once, not per try). */
+   enum : uint8_t { kCapVec = 1, kCapTrans = 2, kCapReduction = 4 };
+   std::vector<uint8_t> caps_;
    std::vector<unsigned> group_of_; /* per position, kNoReg until placed */
    std::vector<uint8_t> chan_mask_; /* channels a local's register may use */
    std::vector<unsigned> reg_;      /* per position: assigned key, kPvOnly or kNoReg */
@@ -617,8 +620,7 @@ void ValueScheduler::build_deps()
    /* The slots of a reduction are one instruction. */
    for (size_t i = 0; i + 1 < n; i++) {
       const AluNode &a = cl_->nodes[ids_[i]], &b = cl_->nodes[ids_[i + 1]];
-      if (a.group == b.group && alu_is_reduction(chip_, a.bc.op) &&
-          alu_is_reduction(chip_, b.bc.op)) {
+      if (a.group == b.group && (caps_[i] & caps_[i + 1] & kCapReduction)) {
          uint32_t x = find(uint32_t(i)), y = find(uint32_t(i + 1));
          if (x != y)
             unit_[std::max(x, y)] = std::min(x, y);
@@ -698,11 +700,10 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
    const size_t old = g.nodes.size();
    for (uint32_t x : members(u)) {
       AluNode &nd = cl_->nodes[ids_[x]];
-      const unsigned slots = alu_slots(chip_, nd.bc.op);
-      const bool vec = (slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op);
-      const bool trans = (slots & kSlotS) && chip_ != ChipClass::Cayman && !try_used[kSlotT];
+      const bool vec = caps_[x] & kCapVec;
+      const bool trans = (caps_[x] & kCapTrans) && !try_used[kSlotT];
       int slot = -1;
-      if (alu_is_reduction(chip_, nd.bc.op)) {
+      if (caps_[x] & kCapReduction) {
          slot = nd.bc.slot < kSlotT && !try_used[nd.bc.slot] ? int(nd.bc.slot) : -1;
          if (slot >= 0 && flexible(x)) {
             nd.bc.dst.write = false;
@@ -843,11 +844,16 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
 {
    const size_t n = ids_.size();
    pos_of_.assign(cl_->nodes.size(), 0);
+   caps_.resize(n);
    for (size_t i = 0; i < n; i++) {
       pos_of_[ids_[i]] = uint32_t(i);
       AluNode &nd = cl_->nodes[ids_[i]];
       if (nd.bc.dst.rel || nd.bc.pred_sel || (alu_op_info(nd.bc.op).flags & AF_MOVA))
          return false;
+      const unsigned slots = alu_slots(chip_, nd.bc.op);
+      caps_[i] = uint8_t(((slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op) ? kCapVec : 0) |
+                         ((slots & kSlotS) && chip_ != ChipClass::Cayman ? kCapTrans : 0) |
+                         (slots & kSlot4 ? kCapReduction : 0));
       for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++)
          if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward)
             return false;
@@ -948,10 +954,9 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
          note_reads(i, cur_);
          if (!flexible(i))
             continue;
-         const AluOp op = cl_->nodes[g.nodes[k]].bc.op;
          if (g.slots[k] != kSlotT)
             chan_mask_[i] = uint8_t(1u << g.slots[k]);
-         else if (alu_is_trans_only(chip_, op) || !(alu_slots(chip_, op) & kSlotV))
+         else if (!(caps_[i] & kCapVec))
             chan_mask_[i] = 0xf;
          else
             chan_mask_[i] = used_mask;
