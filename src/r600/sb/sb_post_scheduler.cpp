@@ -1155,26 +1155,33 @@ struct Scratch {
  * just before was PV/PS and stays so (by its register, if it got one),
  * one read from further back already had its register, and no register a
  * group reads is given to a local of the group before it (its last read
- * is later).  Only the locals' destinations are new. */
-bool build_scheduled(ChipClass chip, const AluClause &cl, std::vector<AluGroup> &hw)
+ * is later).  Only the locals' destinations are new.  dwords: the
+ * clause's size (alu_clause_dwords; a built group's literals are exactly
+ * those its operands use, so they need no counting). */
+bool build_scheduled(ChipClass chip, const AluClause &cl, std::vector<AluGroup> &hw,
+                     unsigned &dwords)
 {
+   dwords = 0;
    for (size_t i = 0; i < cl.groups.size(); i++) {
       const GroupNode &gn = cl.groups[i];
-      if (gn.fixed)
-         continue;
       AluGroup &g = hw[i];
+      if (gn.fixed) {
+         dwords += alu_group_dwords(g);
+         continue;
+      }
       if (g.instrs.empty()) {
          if (!materialize_group_into(chip, cl, gn.nodes, gn.slots, i ? &hw[i - 1] : nullptr,
                                      i ? &cl.groups[i - 1] : nullptr, g))
             return false;
-         continue;
+      } else {
+         /* One instruction per slot, in slot order. */
+         uint8_t at[5];
+         for (size_t j = 0; j < g.instrs.size(); j++)
+            at[g.instrs[j].slot] = uint8_t(j);
+         for (size_t k = 0; k < gn.nodes.size(); k++)
+            g.instrs[at[gn.slots[k]]].dst = cl.nodes[gn.nodes[k]].bc.dst;
       }
-      /* One instruction per slot, in slot order. */
-      uint8_t at[5];
-      for (size_t j = 0; j < g.instrs.size(); j++)
-         at[g.instrs[j].slot] = uint8_t(j);
-      for (size_t k = 0; k < gn.nodes.size(); k++)
-         g.instrs[at[gn.slots[k]]].dst = cl.nodes[gn.nodes[k]].bc.dst;
+      dwords += 2 * unsigned(g.instrs.size()) + ((unsigned(g.literals.size()) + 1) & ~1u);
    }
    return true;
 }
@@ -1233,7 +1240,8 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
    /* On failure the source groups go back: the caller then only has to
     * restore the nodes. */
    std::swap(cl.groups, out);
-   if (!build_scheduled(chip, cl, hw) || alu_clause_dwords(hw) > 256) {
+   unsigned dwords;
+   if (!build_scheduled(chip, cl, hw, dwords) || dwords > 256) {
       std::swap(cl.groups, out);
       return false;
    }
