@@ -434,8 +434,9 @@ void GroupFit::start(ChipClass chip, const AluGroup *prev, const GroupNode *prev
 }
 
 /* Made when the search first reaches it, as in SwizzleSearch (the first
- * swizzle usually fits). */
-const SwizzleChoice &GroupFit::choice(unsigned i, unsigned bs)
+ * swizzle usually fits).  Inline, as claim_in_place: the searches call
+ * both once per (instruction, swizzle) they look at. */
+inline const SwizzleChoice &GroupFit::choice(unsigned i, unsigned bs)
 {
    Choice &ch = choice_[i][bs];
    if (!(made_[i] & (1u << bs))) {
@@ -447,7 +448,8 @@ const SwizzleChoice &GroupFit::choice(unsigned i, unsigned bs)
 
 /* Claims a choice in place: false on a conflict.  set/nset: the ports
  * it took, for the caller to free again. */
-bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set)[3], unsigned &nset)
+inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set)[3],
+                           unsigned &nset)
 {
    nset = 0;
    for (unsigned k = 0; k < ch.n; k++) {
