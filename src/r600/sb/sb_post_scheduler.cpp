@@ -553,8 +553,9 @@ void ValueScheduler::build_deps()
          if (v_.src_def[i][s] == -1)
             livein.push_back({key_of(nd.src[s].value.sel, nd.src[s].value.chan), uint32_t(i)});
    }
-   std::stable_sort(livein.begin(), livein.end(),
-                    [](const auto &a, const auto &b) { return a.first < b.first; });
+   /* Pushed in position order, so by (key, position) is by key, stably;
+    * std::sort needs no buffer. */
+   std::sort(livein.begin(), livein.end());
    livein.erase(std::unique(livein.begin(), livein.end()), livein.end());
    /* Physical counts for allocation: a register whose entering value is
     * still to be read is not free.  first_reader: where a key's readers
