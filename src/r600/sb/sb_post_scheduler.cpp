@@ -459,11 +459,11 @@ class ValueScheduler {
       after_ = &after;
       prev_hw_ = prev_fixed;
       prev_fixed_nodes_ = prev_fixed_nodes;
-      groups_.clear();
+      out_ = &out;
       out_hw_ = &out_hw;
-      hw_first_ = out_hw.size();
+      first_ = out.size();
       hw_ok_.clear();
-      return schedule(out);
+      return schedule();
    }
 
 
@@ -473,7 +473,7 @@ class ValueScheduler {
       bool strong;
    };
 
-   bool schedule(std::vector<GroupNode> &out);
+   bool schedule();
    void build_deps();
    bool try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4]);
    void set_operands(uint32_t i);
@@ -521,11 +521,13 @@ class ValueScheduler {
    std::vector<int> last_write_ = std::vector<int>(512, -1);
    std::vector<int> first_reader_ = std::vector<int>(512, -1); /* build_deps' */
    std::vector<uint16_t> dirty_;
-   std::vector<GroupNode> groups_;
-   /* The hardware form of groups_, from hw_first_ on; hw_ok_: whether
-    * fit_ built it (else it only holds what PV/PS reads of it need). */
+   /* The run's groups go straight to the end of the caller's lists: group
+    * g of the run is (*out_)[first_ + g], its hardware form
+    * (*out_hw_)[first_ + g]; hw_ok_: whether fit_ built that (else it only
+    * holds what PV/PS reads of it need). */
+   std::vector<GroupNode> *out_ = nullptr;
    std::vector<AluGroup> *out_hw_ = nullptr;
-   size_t hw_first_ = 0;
+   size_t first_ = 0;
    std::vector<uint8_t> hw_ok_;
    GroupFit fit_; /* the group being filled */
    std::vector<uint32_t> pos_of_; /* node id -> position */
@@ -781,7 +783,7 @@ void ValueScheduler::note_reads(uint32_t i, unsigned g)
  * known (a value all of whose readers sit there needs none: PV/PS). */
 bool ValueScheduler::assign_group(size_t gi)
 {
-   const GroupNode &g = groups_[gi];
+   const GroupNode &g = (*out_)[first_ + gi];
    for (size_t k = 0; k < g.nodes.size(); k++) {
       const uint32_t i = pos_of_[g.nodes[k]];
       if (!flexible(i))
@@ -841,7 +843,7 @@ void ValueScheduler::placed(uint32_t u, std::vector<uint32_t> &now)
    }
 }
 
-bool ValueScheduler::schedule(std::vector<GroupNode> &out)
+bool ValueScheduler::schedule()
 {
    const size_t n = ids_.size();
    pos_of_.assign(cl_->nodes.size(), 0);
@@ -898,7 +900,7 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
    marked_.clear();
    size_t remaining = n;
    while (remaining) {
-      cur_ = unsigned(groups_.size());
+      cur_ = unsigned(out_->size() - first_);
       /* A unit reads a result of the previous group exactly when one of
        * that group's units has a true-dependence edge to it: mark those
        * successors instead of scanning every ready unit's operands. */
@@ -917,8 +919,8 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
       GroupNode g;
       bool used[5] = {};
       size_t tries = 0;
-      const AluGroup *prev_hw = groups_.empty() ? prev_hw_ : &out_hw_->back();
-      const GroupNode *prev_nodes = groups_.empty() ? prev_fixed_nodes_ : &groups_.back();
+      const AluGroup *prev_hw = cur_ == 0 ? prev_hw_ : &out_hw_->back();
+      const GroupNode *prev_nodes = cur_ == 0 ? prev_fixed_nodes_ : &out_->back();
       fit_.start(chip_, prev_hw, prev_nodes);
       for (size_t k = 0; k < ready.size() && tries < kMaxTries; k++) {
          const uint32_t u = ready[k];
@@ -984,7 +986,7 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
             hw.instrs.back().slot = order[k].first;
          }
       }
-      groups_.push_back(std::move(g));
+      out_->push_back(std::move(g));
       std::swap(placed_prev_, placed_now_);
       placed_now_.clear();
       if (cur_ > 0 && !assign_group(cur_ - 1))
@@ -997,7 +999,7 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
       later.clear();
       std::swap(ready, next);
    }
-   if (!assign_group(groups_.size() - 1))
+   if (!assign_group(cur_))
       return false;
 
    /* Final registers into the nodes. */
@@ -1029,12 +1031,9 @@ bool ValueScheduler::schedule(std::vector<GroupNode> &out)
          }
       }
    }
-   out.reserve(out.size() + groups_.size());
-   for (GroupNode &g : groups_)
-      out.push_back(std::move(g));
    for (size_t k = 0; k < hw_ok_.size(); k++)
       if (!hw_ok_[k])
-         (*out_hw_)[hw_first_ + k] = AluGroup{};
+         (*out_hw_)[first_ + k] = AluGroup{};
    return true;
 }
 
