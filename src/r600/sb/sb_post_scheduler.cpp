@@ -613,34 +613,44 @@ void ValueScheduler::build_deps()
          x = unit_[x] = unit_[unit_[x]];
       return x;
    };
+   bool merged = false;
+   auto join = [&](uint32_t a, uint32_t b) {
+      a = find(a);
+      b = find(b);
+      if (a != b) {
+         unit_[std::max(a, b)] = std::min(a, b);
+         merged = true;
+      }
+   };
    for (size_t i = 0; i < n; i++)
       for (const Edge &e : preds(i))
-         if (!e.strong && cl_->nodes[ids_[e.to]].group == cl_->nodes[ids_[i]].group) {
-            uint32_t a = find(uint32_t(i)), b = find(e.to);
-            if (a != b)
-               unit_[std::max(a, b)] = std::min(a, b);
-         }
+         if (!e.strong && cl_->nodes[ids_[e.to]].group == cl_->nodes[ids_[i]].group)
+            join(uint32_t(i), e.to);
    /* The slots of a reduction are one instruction. */
-   for (size_t i = 0; i + 1 < n; i++) {
-      const AluNode &a = cl_->nodes[ids_[i]], &b = cl_->nodes[ids_[i + 1]];
-      if (a.group == b.group && (caps_[i] & caps_[i + 1] & kCapReduction)) {
-         uint32_t x = find(uint32_t(i)), y = find(uint32_t(i + 1));
-         if (x != y)
-            unit_[std::max(x, y)] = std::min(x, y);
-      }
-   }
-   /* Members of each unit in position order, flat: counted, then placed. */
-   mem_off_.assign(n + 1, 0);
-   for (size_t i = 0; i < n; i++) {
-      unit_[i] = find(uint32_t(i));
-      mem_off_[unit_[i] + 1]++;
-   }
-   for (size_t u = 0; u < n; u++)
-      mem_off_[u + 1] += mem_off_[u];
+   for (size_t i = 0; i + 1 < n; i++)
+      if ((caps_[i] & caps_[i + 1] & kCapReduction) &&
+          cl_->nodes[ids_[i]].group == cl_->nodes[ids_[i + 1]].group)
+         join(uint32_t(i), uint32_t(i + 1));
+   /* Members of each unit in position order, flat: counted, then placed
+    * (with nothing joined, each position is its own unit). */
+   mem_off_.resize(n + 1);
    mem_.resize(n);
-   fill_.assign(mem_off_.begin(), mem_off_.end() - 1);
-   for (size_t i = 0; i < n; i++)
-      mem_[fill_[unit_[i]]++] = uint32_t(i);
+   if (!merged) {
+      for (size_t i = 0; i < n; i++)
+         mem_off_[i] = mem_[i] = uint32_t(i);
+      mem_off_[n] = uint32_t(n);
+   } else {
+      std::fill(mem_off_.begin(), mem_off_.end(), 0u);
+      for (size_t i = 0; i < n; i++) {
+         unit_[i] = find(uint32_t(i));
+         mem_off_[unit_[i] + 1]++;
+      }
+      for (size_t u = 0; u < n; u++)
+         mem_off_[u + 1] += mem_off_[u];
+      fill_.assign(mem_off_.begin(), mem_off_.end() - 1);
+      for (size_t i = 0; i < n; i++)
+         mem_[fill_[unit_[i]]++] = uint32_t(i);
+   }
    /* Critical path: groups from the unit to the end of the run, kept on
     * the unit's first node.  A unit's members share one source group, so
     * every successor of any member comes later and is already final. */
