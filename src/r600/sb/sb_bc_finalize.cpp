@@ -1419,8 +1419,9 @@ bool Finalizer::check_values(const Node *n)
                      name(n->src[2]) + ", are not in one register");
       psi_of_temp_[sh_.value_id(n->src[1])] = n; /* is_reg_var: has an id */
    }
+   /* Instructions, most of the tree, have no children: no call for them. */
    for (const Node *c : n->children)
-      if (!check_values(c))
+      if ((c->kind == NodeKind::Psi || !c->children.empty()) && !check_values(c))
          return false;
    return true;
 }
