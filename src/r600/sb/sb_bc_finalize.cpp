@@ -1442,6 +1442,9 @@ bool Finalizer::run()
    for (const RelArray &r : sh_.arrays)
       top = std::max(top, int(r.first + r.count) - 1);
    scratch_gpr_ = unsigned(top + 1);
+   /* A clause has at most 128 slots, so at most 128 groups wait for it:
+    * room for them once, not regrown (moving every group) per compile. */
+   pending_.reserve(128);
    /* A psi's temporary is only the psi's: other readers would see the
     * merged register instead of the predicated result. */
    if (!psi_of_temp_.empty()) {
