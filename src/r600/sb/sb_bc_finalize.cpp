@@ -35,7 +35,7 @@
  */
 #include <algorithm>
 #include <map>
-#include <set>
+#include <span>
 #include <string>
 
 #include "r600/sb/sb_passes.h"
@@ -210,7 +210,7 @@ class Finalizer {
    bool whole_slot(AluInstr &in, unsigned &used) const;
    AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
    std::optional<std::vector<AluGroup>> port_copies(std::vector<AluInstr> &instrs) const;
-   bool may_precede(const Node *alu, const std::vector<const Node *> &cfs) const;
+   bool may_precede(const Node *alu, std::span<const Node *const> cfs) const;
    /* First register above everything allocated: scratch for breaking a
     * register swap inside one group. */
    unsigned scratch_gpr_ = 0;
@@ -1261,12 +1261,12 @@ bool Finalizer::emit_loop(const Node *reg)
  * coordinate copies ra_split puts before each TEX move up so the fetches
  * meet and share a clause.  Clauses that change the active lanes (PRED_SET
  * with an exec update, KILL), relative writes and AR stay. */
-bool Finalizer::may_precede(const Node *alu, const std::vector<const Node *> &cfs) const
+bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) const
 {
    if (alu->kind != NodeKind::Cf || (alu->cf && cf_op_info(alu->cf->op).enc != CfEncoding::Alu) ||
        (alu->cf && alu->cf->op != CfOp::ALU))
       return false;
-   std::vector<unsigned> writes, reads;
+   SmallVector<unsigned, 32> writes, reads; /* a clause that moves is short */
    auto chan_of = [&](const Value &v) {
       const RegAssign r = reg(v);
       return r.gpr >= 0 ? int(unsigned(r.gpr) * 4 + r.chan) : -1;
@@ -1291,7 +1291,7 @@ bool Finalizer::may_precede(const Node *alu, const std::vector<const Node *> &cf
                reads.push_back(unsigned(chan_of(v)));
       }
    }
-   auto in = [](const std::vector<unsigned> &l, int c) {
+   auto in = [](const SmallVector<unsigned, 32> &l, int c) {
       return c >= 0 && std::find(l.begin(), l.end(), unsigned(c)) != l.end();
    };
    for (const Node *c : cfs) {
@@ -1318,8 +1318,10 @@ bool Finalizer::may_precede(const Node *alu, const std::vector<const Node *> &cf
 
 bool Finalizer::emit_list(const std::vector<Node *> &list_in, size_t from)
 {
-   std::vector<const Node *> list(list_in.begin() + std::ptrdiff_t(std::min(from, list_in.size())),
-                                  list_in.end());
+   /* A region's CF nodes: few, so no allocation for them. */
+   SmallVector<const Node *, 16> list(list_in.begin() +
+                                         std::ptrdiff_t(std::min(from, list_in.size())),
+                                      list_in.end());
    auto passable = [](const Node *n) {
       if (n->kind != NodeKind::Cf || !n->cf)
          return false;
@@ -1334,13 +1336,10 @@ bool Finalizer::emit_list(const std::vector<Node *> &list_in, size_t from)
          i--;
       if (i == j)
          continue;
-      const std::vector<const Node *> cfs(list.begin() + std::ptrdiff_t(i),
-                                          list.begin() + std::ptrdiff_t(j));
-      if (!may_precede(list[j], cfs))
+      if (!may_precede(list[j], std::span(list.begin() + i, list.begin() + j)))
          continue;
-      const Node *alu = list[j];
-      list.erase(list.begin() + std::ptrdiff_t(j));
-      list.insert(list.begin() + std::ptrdiff_t(i), alu);
+      /* list[j] moves to i, the CF nodes it passes one place on. */
+      std::rotate(list.begin() + i, list.begin() + j, list.begin() + j + 1);
    }
    for (const Node *n : list)
       if (!emit_node(n))
