@@ -202,7 +202,7 @@ class Finalizer {
    bool emit_node(const Node *n);
    bool emit_alu_cf(const Node *n);
    bool emit_group(const Node *g);
-   bool build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in);
+   bool build_instr(const Node *a, bool fixed, PGroup &g);
    bool operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s);
    bool add_group(PGroup &&g);
    bool emit_whole(std::vector<PGroup> singles);
@@ -331,15 +331,16 @@ bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, A
    }
 }
 
-bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g, AluInstr &in)
+/* Appends a's instruction to g (built in place: no copy of it). */
+bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g)
 {
-   in = *a->alu;
+   const unsigned idx = unsigned(g.instrs.size());
+   AluInstr &in = g.instrs.emplace_back(*a->alu);
    in.bank_swizzle = 0;
    const AluOpInfo &info = alu_op_info(in.op);
    const unsigned nsrc = std::min(3u, unsigned(info.num_src));
    if (a->src.size() < nsrc)
       return fail(std::string(info.name) + " with too few operands");
-   const unsigned idx = unsigned(g.instrs.size());
    for (unsigned k = 0; k < nsrc; k++)
       if (!operand(a->src[k], g, idx, k, in.src[k]))
          return false;
@@ -433,12 +434,9 @@ bool Finalizer::emit_group(const Node *gn)
    if (alu_group_is_fixed(gn)) {
       PGroup g;
       g.instrs.reserve(gn->children.size());
-      for (const Node *a : gn->children) {
-         AluInstr in;
-         if (!build_instr(a, true, g, in))
+      for (const Node *a : gn->children)
+         if (!build_instr(a, true, g))
             return false;
-         g.instrs.push_back(in);
-      }
       sort_by_slot(g);
       for (size_t i = 0; i < g.instrs.size(); i++) {
          const AluInstr &in = g.instrs[i];
@@ -460,13 +458,9 @@ bool Finalizer::emit_group(const Node *gn)
    std::vector<PGroup> &singles = singles_;
    singles.clear();
    singles.reserve(gn->children.size());
-   for (const Node *a : gn->children) {
-      PGroup &g = singles.emplace_back();
-      AluInstr in;
-      if (!build_instr(a, false, g, in))
+   for (const Node *a : gn->children)
+      if (!build_instr(a, false, singles.emplace_back()))
          return false;
-      g.instrs.push_back(in);
-   }
    const size_t n = singles.size();
    auto reads = [&](const AluInstr &in, unsigned gpr, unsigned chan) {
       for (unsigned k = 0; k < alu_op_info(in.op).num_src && k < 3; k++)
