@@ -462,6 +462,15 @@ bool Finalizer::emit_group(const Node *gn)
       if (!build_instr(a, false, singles.emplace_back()))
          return false;
    const size_t n = singles.size();
+   auto self_copy = [&](const PGroup &g) { /* a copy onto itself: dropped */
+      const AluInstr &in = g.instrs[0];
+      return in.op == AluOp::MOV && g.krefs.empty() && in.dst.write && !in.dst.rel &&
+             !in.src[0].rel && in.src[0].sel == in.dst.gpr && in.src[0].chan == in.dst.chan &&
+             !in.src[0].neg && !in.src[0].abs && !in.dst.clamp && !in.dst.omod && !in.pred_sel &&
+             src_kind(chip_, in.src[0].sel) == SrcKind::Gpr;
+   };
+   if (n == 1) /* most groups: nothing to order */
+      return self_copy(singles[0]) || add_group(std::move(singles[0]));
    auto reads = [&](const AluInstr &in, unsigned gpr, unsigned chan) {
       for (unsigned k = 0; k < alu_op_info(in.op).num_src && k < 3; k++)
          if (in.src[k].sel == gpr && in.src[k].chan == chan && !in.src[k].rel)
@@ -544,18 +553,9 @@ bool Finalizer::emit_group(const Node *gn)
       for (size_t r = 0; r < n; r++)
          before[r * n + w] = 0;
    }
-   for (size_t pick : order) {
-      const AluInstr &in = singles[pick].instrs[0];
-      /* A copy onto itself does nothing. */
-      if (in.op == AluOp::MOV && singles[pick].krefs.empty() && in.dst.write && !in.dst.rel &&
-          !in.src[0].rel &&
-          in.src[0].sel == in.dst.gpr && in.src[0].chan == in.dst.chan && !in.src[0].neg &&
-          !in.src[0].abs && !in.dst.clamp && !in.dst.omod && !in.pred_sel &&
-          src_kind(chip_, in.src[0].sel) == SrcKind::Gpr)
-         continue;
-      if (!add_group(std::move(singles[pick])))
+   for (size_t pick : order)
+      if (!self_copy(singles[pick]) && !add_group(std::move(singles[pick])))
          return false;
-   }
    if (!rest.empty() && !emit_whole(std::move(rest)))
       return false;
    for (PGroup &f : fixups)
