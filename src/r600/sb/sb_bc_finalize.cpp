@@ -692,16 +692,17 @@ bool Finalizer::add_group(PGroup &&g)
     * kcache operand is still a placeholder read of R0 here, which can only
     * overestimate them). */
    if (g.krefs.empty()) {
-      std::vector<AluInstr> &probe = probe_;
-      probe.assign(g.instrs.begin(), g.instrs.end());
-      if (!assign_bank_swizzles(chip_, probe)) {
+      /* flush() changes only kcache selectors before assigning swizzles,
+       * and there are none: its search would give this same result.  A
+       * failed search leaves nothing that matters (flush() searches again,
+       * port_copies too). */
+      if (assign_bank_swizzles(chip_, g.instrs)) {
+         g.swizzled = true;
+      } else {
+         std::vector<AluInstr> &probe = probe_;
+         probe.assign(g.instrs.begin(), g.instrs.end());
          auto copies = port_copies(probe);
          g.port_slots = copies ? unsigned(copies->size()) : 0;
-      } else {
-         /* flush() changes only kcache selectors before assigning swizzles,
-          * and there are none: its search would give this same result. */
-         std::swap(g.instrs, probe);
-         g.swizzled = true;
       }
    } else {
       /* The search looks at constant operands only through which of them
