@@ -457,7 +457,6 @@ bool Finalizer::emit_group(const Node *gn)
     * writes that would overwrite them. */
    std::vector<PGroup> &singles = singles_;
    singles.clear();
-   singles.reserve(gn->children.size());
    for (const Node *a : gn->children)
       if (!build_instr(a, false, singles.emplace_back()))
          return false;
