@@ -1423,6 +1423,8 @@ bool Finalizer::run()
 {
    out_ = Program{};
    out_.chip = chip_;
+   if (sh_.prog) /* about the source's CFs come back: room once, not regrown */
+      out_.cf.reserve(sh_.prog->cf.size() + 4);
    if (!sh_.root)
       return fail("no tree");
    if (alloc_.reg.size() < sh_.num_values())
