@@ -48,7 +48,8 @@ namespace {
 constexpr unsigned kMaxGpr = 123; /* 123..127 are clause temporaries on R700+ */
 
 struct KRef {
-   unsigned instr, src, bank, cst;
+   uint8_t instr, src, bank; /* a group has at most five instructions */
+   unsigned cst;
 };
 
 /* A group on its way into a clause: constants are placed when the clause's
@@ -56,7 +57,7 @@ struct KRef {
 struct PGroup {
    std::vector<AluInstr> instrs;
    std::vector<uint32_t> literals;
-   std::vector<KRef> krefs;
+   SmallVector<KRef, 4> krefs; /* few: no allocation for them */
    std::vector<unsigned> exec_defs; /* ExecMask versions defined here */
    bool loads_ar = false, uses_ar = false;
    bool sets_pred = false, uses_pred = false;
@@ -134,7 +135,7 @@ void sort_by_slot(PGroup &g)
    }
    g.instrs = std::move(sorted);
    for (KRef &k : g.krefs)
-      k.instr = pos[k.instr];
+      k.instr = uint8_t(pos[k.instr]);
 }
 
 class Finalizer {
@@ -307,7 +308,7 @@ bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, A
    case ValueKind::KCache:
       if (!v.resolved)
          return fail("a constant read through an unresolved kcache lock");
-      g.krefs.push_back(KRef{instr, k, v.bank, v.index});
+      g.krefs.push_back(KRef{uint8_t(instr), uint8_t(k), v.bank, v.index});
       s.chan = uint8_t(v.chan);
       return true;
    case ValueKind::Inline:
@@ -660,7 +661,7 @@ bool Finalizer::emit_whole(std::vector<PGroup> singles)
       if (!whole_slot(in, used))
          return fail("a group swaps registers and cannot be kept whole on its channels");
       for (KRef k : s.krefs) {
-         k.instr = unsigned(g.instrs.size());
+         k.instr = uint8_t(g.instrs.size());
          g.krefs.push_back(k);
       }
       for (unsigned k = 0; k < 3 && k < alu_op_info(in.op).num_src; k++) {
