@@ -1261,10 +1261,30 @@ bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) c
    if (alu->kind != NodeKind::Cf || (alu->cf && cf_op_info(alu->cf->op).enc != CfEncoding::Alu) ||
        (alu->cf && alu->cf->op != CfOp::ALU))
       return false;
-   SmallVector<unsigned, 32> writes, reads; /* a clause that moves is short */
    auto chan_of = [&](const Value &v) {
       const RegAssign r = reg(v);
       return r.gpr >= 0 ? int(unsigned(r.gpr) * 4 + r.chan) : -1;
+   };
+   /* The channels the CFs read and write (a few) first, then the clause
+    * against them: one that reads what a fetch before it wrote, the usual
+    * case, stops at that read instead of being scanned whole. */
+   SmallVector<unsigned, 16> cf_reads, cf_writes;
+   auto note = [&](const Node *n) {
+      for (const Value &v : n->src)
+         if (is_reg_var(v) && chan_of(v) >= 0)
+            cf_reads.push_back(unsigned(chan_of(v)));
+      for (const Value &d : n->dst)
+         if (is_reg_var(d) && chan_of(d) >= 0)
+            cf_writes.push_back(unsigned(chan_of(d)));
+   };
+   for (const Node *c : cfs)
+      if (cf_op_info(c->cf->op).flags & CF_FETCH)
+         std::for_each(c->children.begin(), c->children.end(), note);
+      else
+         note(c);
+   auto in = [&](const SmallVector<unsigned, 16> &l, const Value &v) {
+      const int c = chan_of(v);
+      return c >= 0 && std::find(l.begin(), l.end(), unsigned(c)) != l.end();
    };
    for (const Node *g : alu->children) {
       if (g->kind != NodeKind::AluGroup)
@@ -1278,34 +1298,12 @@ bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) c
                  (sh_.vars[d.var].kind == VarKind::ExecMask ||
                   sh_.vars[d.var].kind == VarKind::AddrReg)))
                return false;
-            if (is_reg_var(d) && chan_of(d) >= 0)
-               writes.push_back(unsigned(chan_of(d)));
+            if (is_reg_var(d) && (in(cf_reads, d) || in(cf_writes, d)))
+               return false;
          }
          for (const Value &v : a->src)
-            if (is_reg_var(v) && chan_of(v) >= 0)
-               reads.push_back(unsigned(chan_of(v)));
-      }
-   }
-   auto in = [](const SmallVector<unsigned, 32> &l, int c) {
-      return c >= 0 && std::find(l.begin(), l.end(), unsigned(c)) != l.end();
-   };
-   for (const Node *c : cfs) {
-      const bool fetch = cf_op_info(c->cf->op).flags & CF_FETCH;
-      auto reads_or_writes = [&](const Node *n) {
-         for (const Value &v : n->src)
-            if (is_reg_var(v) && in(writes, chan_of(v)))
-               return true;
-         for (const Value &d : n->dst)
-            if (is_reg_var(d) && (in(writes, chan_of(d)) || in(reads, chan_of(d))))
-               return true;
-         return false;
-      };
-      if (fetch) {
-         for (const Node *f : c->children)
-            if (reads_or_writes(f))
+            if (is_reg_var(v) && in(cf_writes, v))
                return false;
-      } else if (reads_or_writes(c)) {
-         return false;
       }
    }
    return true;
