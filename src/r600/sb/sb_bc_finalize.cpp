@@ -739,20 +739,23 @@ bool Finalizer::add_group(PGroup &&g)
          g.port_unknown = false;
       }
    }
-   /* pending_lines_ always has a lock plan (it is only ever set to lines
-    * that passed plan_locks below), so a group without constants adds no
-    * lines and needs no new plan: most groups, which skip the copy. */
-   const bool new_lines = !g.krefs.empty();
+   /* pending_lines_ always has a lock plan (only lines that passed
+    * plan_locks below are kept): a group with no constant off its lines
+    * (most groups) needs no new plan and skips the copy. */
+   bool new_lines = false;
+   for (const KRef &k : g.krefs)
+      new_lines = new_lines || !std::binary_search(pending_lines_.begin(), pending_lines_.end(),
+                                                   Line{k.bank, k.cst / 16});
    LineSet &lines = lines_scratch_;
-   if (new_lines) {
-      lines = pending_lines_;
+   const unsigned max_sets = is_eg_or_later(chip_) ? 4 : 2;
+   auto add_lines = [&](const LineSet &to) { /* into lines (reused): lockable? */
+      lines.assign(to.begin(), to.end());
       for (const KRef &k : g.krefs)
          insert_line(lines, Line{k.bank, k.cst / 16});
-   }
-   const unsigned max_sets = is_eg_or_later(chip_) ? 4 : 2;
-   const unsigned slots = pending_slots_;
-   if (!pending_.empty() && (slots + group_slots(g) > 128 ||
-                             (new_lines && !plan_locks(lines, max_sets, nullptr)))) {
+      return plan_locks(lines, max_sets, nullptr);
+   };
+   bool locked = !new_lines || add_lines(pending_lines_);
+   if (!pending_.empty() && (pending_slots_ + group_slots(g) > 128 || !locked)) {
       /* The PRED_SET of an if must end the clause that pushes; a limit
        * split there cannot be rebuilt. */
       for (const PGroup &p : pending_)
@@ -761,11 +764,10 @@ bool Finalizer::add_group(PGroup &&g)
       if (!flush(CfOp::ALU))
          return false;
       ar_lost_ = pred_lost_ = true;
-      lines.clear();
-      for (const KRef &k : g.krefs)
-         insert_line(lines, Line{k.bank, k.cst / 16});
+      new_lines = !g.krefs.empty();
+      locked = !new_lines || add_lines(LineSet{});
    }
-   if (new_lines && !plan_locks(lines, max_sets, nullptr))
+   if (!locked)
       return fail("one group needs more kcache lines than the clause can lock");
    if (g.uses_ar && ar_lost_ && !g.loads_ar)
       return fail("AR read in a clause split after the MOVA that loaded it");
