@@ -694,16 +694,10 @@ bool Finalizer::add_group(PGroup &&g)
    if (g.krefs.empty()) {
       /* flush() changes only kcache selectors before assigning swizzles,
        * and there are none: its search would give this same result.  A
-       * failed search leaves nothing that matters (flush() searches again,
-       * port_copies too). */
-      if (assign_bank_swizzles(chip_, g.instrs)) {
-         g.swizzled = true;
-      } else {
-         std::vector<AluInstr> &probe = probe_;
-         probe.assign(g.instrs.begin(), g.instrs.end());
-         auto copies = port_copies(probe);
-         g.port_slots = copies ? unsigned(copies->size()) : 0;
-      }
+       * failed one (rare) leaves nothing that matters: searched again. */
+      g.swizzled = assign_bank_swizzles(chip_, g.instrs);
+      if (!g.swizzled)
+         g.port_slots = r0_port_slots(g);
    } else {
       /* The search looks at constant operands only through which of them
        * are equal (the constant-file pairs) and how many there are; flush()
