@@ -253,7 +253,7 @@ class Finalizer {
    void resolve_port_slots();
    /* Scratch reused across groups (no allocation per group once grown). */
    LineSet lines_scratch_;
-   std::vector<AluInstr> probe_;
+   std::vector<AluInstr> probe_, spare_;
    std::vector<PGroup> singles_;
    std::vector<uint8_t> before_, done_;
    std::vector<size_t> order_;
@@ -458,16 +458,22 @@ bool Finalizer::emit_group(const Node *gn)
     * writes that would overwrite them. */
    std::vector<PGroup> &singles = singles_;
    singles.clear();
-   for (const Node *a : gn->children)
-      if (!build_instr(a, false, singles.emplace_back()))
+   for (const Node *a : gn->children) {
+      singles.emplace_back().instrs.swap(spare_); /* a dropped copy's buffer, if any */
+      if (!build_instr(a, false, singles.back()))
          return false;
+   }
    const size_t n = singles.size();
-   auto self_copy = [&](const PGroup &g) { /* a copy onto itself: dropped */
+   auto self_copy = [&](PGroup &g) { /* a copy onto itself: dropped, buffer kept */
       const AluInstr &in = g.instrs[0];
-      return in.op == AluOp::MOV && g.krefs.empty() && in.dst.write && !in.dst.rel &&
-             !in.src[0].rel && in.src[0].sel == in.dst.gpr && in.src[0].chan == in.dst.chan &&
-             !in.src[0].neg && !in.src[0].abs && !in.dst.clamp && !in.dst.omod && !in.pred_sel &&
-             src_kind(chip_, in.src[0].sel) == SrcKind::Gpr;
+      if (in.op != AluOp::MOV || !g.krefs.empty() || !in.dst.write || in.dst.rel ||
+          in.src[0].rel || in.src[0].sel != in.dst.gpr || in.src[0].chan != in.dst.chan ||
+          in.src[0].neg || in.src[0].abs || in.dst.clamp || in.dst.omod || in.pred_sel ||
+          src_kind(chip_, in.src[0].sel) != SrcKind::Gpr)
+         return false;
+      g.instrs.clear();
+      spare_.swap(g.instrs);
+      return true;
    };
    if (n == 1) /* most groups: nothing to order */
       return self_copy(singles[0]) || add_group(std::move(singles[0]));
