@@ -711,25 +711,21 @@ bool Finalizer::add_group(PGroup &&g)
        * selectors, so numbering the group's distinct constants KC0[0],
        * KC0[1], ... here finds what flush() would: its search is skipped
        * when this one succeeds.  port_slots keeps its estimate from the
-       * placeholder reads (R0), worked out only when it can matter. */
-      std::vector<AluInstr> &probe = probe_;
-      probe.assign(g.instrs.begin(), g.instrs.end());
+       * placeholder reads (R0, put back after the search: no copy of the
+       * group), worked out only when it can matter. */
       for (size_t i = 0; i < g.krefs.size(); i++) {
          const KRef &k = g.krefs[i];
          unsigned n = 0;
          while (n < i && (g.krefs[n].bank != k.bank || g.krefs[n].cst != k.cst))
             n++;
-         AluSrc &src = probe[k.instr].src[k.src];
+         AluSrc &src = g.instrs[k.instr].src[k.src];
          src.sel = src_kcache(0, n, src.chan).sel;
       }
-      if (assign_bank_swizzles(chip_, probe)) {
-         for (size_t i = 0; i < probe.size(); i++)
-            g.instrs[i].bank_swizzle = probe[i].bank_swizzle;
-         g.swizzled = true;
-         g.port_unknown = true;
-      } else {
+      g.swizzled = g.port_unknown = assign_bank_swizzles(chip_, g.instrs);
+      for (const KRef &k : g.krefs)
+         g.instrs[k.instr].src[k.src].sel = AluSrc{}.sel; /* operand()'s placeholder */
+      if (!g.swizzled)
          g.port_slots = r0_port_slots(g);
-      }
    }
    const unsigned unknown = g.port_unknown ? 2 * unsigned(g.instrs.size()) : 0;
    if (!pending_.empty() && pending_slots_ + pending_unknown_ + group_slots(g) + unknown > 128) {
