@@ -38,7 +38,7 @@ enum : uint8_t {
    kOpReplicatedTrans = 2,  /* Cayman runs it replicated over x..z(w) (no trans slot) */
 };
 
-uint8_t op_group_traits(AluOp op)
+const uint8_t *op_group_traits()
 {
    static const std::vector<uint8_t> table = [] {
       const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
@@ -58,7 +58,7 @@ uint8_t op_group_traits(AluOp op)
       }
       return t;
    }();
-   return table[unsigned(op)];
+   return table.data();
 }
 
 } // namespace
@@ -68,12 +68,13 @@ bool alu_group_is_fixed(const Node *group)
    /* Keep in sync with RA (sb_ra.h): values defined in a fixed group keep
     * the channel of their slot. */
    const auto &children = group->children;
+   const uint8_t *op_traits = op_group_traits(); /* once: no guard per instruction */
    for (size_t i = 0; i < children.size(); i++) {
       const Node *a = children[i];
       if (a->kind != NodeKind::Alu || !a->alu)
          return true;
       const AluInstr &in = *a->alu;
-      const uint8_t traits = op_group_traits(in.op);
+      const uint8_t traits = op_traits[unsigned(in.op)];
       if (traits & kOpFixesGroup)
          return true;
       if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.index_mode)
