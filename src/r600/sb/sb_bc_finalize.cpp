@@ -255,7 +255,7 @@ class Finalizer {
    LineSet lines_scratch_;
    std::vector<AluInstr> probe_, spare_;
    std::vector<PGroup> singles_;
-   std::vector<uint8_t> before_, done_;
+   std::vector<uint8_t> flags_; /* emit_group's before and done */
    std::vector<size_t> order_;
    const CfInstr *pending_src_ = nullptr;
    bool pending_eop_ = false;
@@ -483,9 +483,10 @@ bool Finalizer::emit_group(const Node *gn)
             return true;
       return false;
    };
-   /* before[r * n + w]: r reads what w overwrites (flat, reused). */
-   std::vector<uint8_t> &before = before_;
-   before.assign(n * n, 0);
+   /* before[r * n + w]: r reads what w overwrites; done[i]: i is emitted
+    * (one table, reused: one fill per group). */
+   flags_.assign(n * n + n, 0);
+   uint8_t *before = flags_.data(), *done = before + n * n;
    for (size_t w = 0; w < n; w++) {
       const AluInstr &wi = singles[w].instrs[0];
       if (!wi.dst.write)
@@ -501,8 +502,6 @@ bool Finalizer::emit_group(const Node *gn)
                         "." + "xyzw"[wi.dst.chan & 3]);
       }
    }
-   std::vector<uint8_t> &done = done_;
-   done.assign(n, 0);
    std::vector<size_t> &order = order_;
    order.clear();
    std::vector<PGroup> fixups, rest;
