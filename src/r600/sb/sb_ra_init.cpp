@@ -53,8 +53,11 @@ struct Colourer {
    Diagnostics &diags;
    RaAdjacency members;        /* by root */
    std::vector<int> gpr, chan; /* by root */
-   /* gpr * 4 + chan by root, -1 uncoloured (kept by colour()): occupied()
-    * reads it for every neighbour of every class, one load instead of two. */
+   /* gpr * 4 + chan of each value's class, -1 uncoloured (kept by colour()
+    * for every member): occupied() reads it for every neighbour of every
+    * class, one load instead of three (root, gpr, chan).  The neighbours
+    * are members or values no class holds (unread fetch results: their
+    * own uncoloured roots), so by value it says what by root would. */
    std::vector<int16_t> slot;
    RegBits busy;   /* scratch */
    RegBits usable; /* channels of the GPRs that are not reserved */
@@ -72,7 +75,8 @@ struct Colourer {
    {
       gpr[r] = g;
       chan[r] = c;
-      slot[r] = int16_t(g < 0 ? -1 : g * 4 + c);
+      for (unsigned v : members[r])
+         slot[v] = int16_t(g < 0 ? -1 : g * 4 + c);
    }
 
    bool fail(const std::string &msg)
@@ -88,7 +92,7 @@ struct Colourer {
       unsigned chans = 0;
       for (unsigned v : members[r]) {
          for (unsigned w : ctx.adj[v]) {
-            const int s = slot[root[w]];
+            const int s = slot[w];
             if (s >= 0)
                busy.set(unsigned(s));
          }
@@ -113,7 +117,7 @@ struct Colourer {
       busy.reset();
       for (unsigned v : members[r])
          for (unsigned w : ctx.adj[v]) {
-            const int s = slot[root[w]];
+            const int s = slot[w];
             if (s >= 0)
                busy.set(unsigned(s));
          }
