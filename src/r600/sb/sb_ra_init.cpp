@@ -110,21 +110,26 @@ struct Colourer {
       return ctx.fixed_chan[r] >= 0 ? ctx.fixed_chan[r] : ctx.pre_chan[r];
    }
 
+   /* Register channels precoloured() handed out so far. */
+   RegBits pre_taken;
+
+   /* Runs before any other class is coloured: a neighbour can hold r's
+    * register channel only if an earlier precoloured class took it, so
+    * the neighbours are looked at only then (the inputs' classes are the
+    * largest ones, and usually each has its register to itself).  Only
+    * registers count here: a precoloured value cannot move to honour a
+    * channel preference. */
    bool precoloured(unsigned r)
    {
-      /* Only registers count here: a precoloured value cannot move to
-       * honour a channel preference. */
-      busy.reset();
-      for (unsigned v : members[r])
-         for (unsigned w : ctx.adj[v]) {
-            const int s = slot[w];
-            if (s >= 0)
-               busy.set(unsigned(s));
-         }
-      unsigned g = unsigned(ctx.pre_gpr[r]), c = unsigned(ctx.pre_chan[r]);
-      if (busy[g * 4 + c])
-         return fail("two live precoloured values need R" + std::to_string(g) + "." +
-                     "xyzw"[c]);
+      const unsigned g = unsigned(ctx.pre_gpr[r]), c = unsigned(ctx.pre_chan[r]);
+      const unsigned s = g * 4 + c;
+      if (pre_taken[s])
+         for (unsigned v : members[r])
+            for (unsigned w : ctx.adj[v])
+               if (slot[w] == int(s))
+                  return fail("two live precoloured values need R" + std::to_string(g) + "." +
+                              "xyzw"[c]);
+      pre_taken.set(s);
       colour(r, int(g), int(c));
       return true;
    }
@@ -748,7 +753,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
       return false;
    }
-   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}};
+   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}, {}};
    /* The run classes' lists, kept from the thread's last shader. */
    static thread_local std::vector<Colourer::RunClass> kept_run_classes;
    struct Lend {
