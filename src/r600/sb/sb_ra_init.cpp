@@ -51,6 +51,9 @@ struct Colourer {
    RegionShader &sh;
    RaContext &ctx;
    Diagnostics &diags;
+
+   Colourer(RegionShader &s, RaContext &c, Diagnostics &d) : sh(s), ctx(c), diags(d) {}
+
    RaAdjacency members;        /* by root */
    std::vector<int> gpr, chan; /* by root */
    /* gpr * 4 + chan of each value's class, -1 uncoloured (kept by colour()
@@ -59,8 +62,8 @@ struct Colourer {
     * are members or values no class holds (unread fetch results: their
     * own uncoloured roots), so by value it says what by root would. */
    std::vector<int16_t> slot;
-   RegBits busy;   /* scratch */
-   RegBits usable; /* channels of the GPRs that are not reserved */
+   RegBits busy{};   /* scratch */
+   RegBits usable{}; /* channels of the GPRs that are not reserved */
    /* Class of every value: the classes are final here, so one find() per
     * value instead of one per adjacency visit. */
    std::vector<unsigned> root;
@@ -111,7 +114,7 @@ struct Colourer {
    }
 
    /* Register channels precoloured() handed out so far. */
-   RegBits pre_taken;
+   RegBits pre_taken{};
 
    /* Runs before any other class is coloured: a neighbour can hold r's
     * register channel only if an earlier precoloured class took it, so
@@ -512,8 +515,21 @@ struct Colourer {
     * longest burst that fits anywhere below num_gprs, else alone where it
     * was (or anywhere, on its old channels).  Any failure, or a copy that
     * stops being a no-op, restores the colours it had. */
-   void place_run(std::vector<RunElem> &run, unsigned num_gprs)
+   void place_run(std::vector<RunElem> &run)
    {
+      prepare_runs();
+      const unsigned num_gprs = run_gprs;
+      /* Precoloured classes stay; so do classes in a vector group with
+       * classes outside their export (a fetch's results it reads). */
+      for (RunElem &e : run)
+         for (unsigned r : e.roots) {
+            e.pinned = e.pinned || ctx.pre_gpr[r] >= 0;
+            for (unsigned gi : groups_of[r])
+               for (unsigned v : ctx.vec_groups[gi])
+                  e.pinned = e.pinned || (ctx.allocatable[v] &&
+                                          std::find(e.roots.begin(), e.roots.end(), root[v]) ==
+                                             e.roots.end());
+         }
       std::vector<unsigned> all;
       std::vector<std::array<int, 4>> maps, old_maps;
       old_gpr_.clear();
@@ -683,19 +699,67 @@ struct Colourer {
       return false;
    }
 
+   /* What only runs need, taken when the first run is placed (most
+    * shaders have none): the GPRs bursts stay below, the vector groups of
+    * each class and copies_of. */
+   bool runs_prepared = false;
+   unsigned run_gprs = 0;
+   RaAdjacency groups_of;
+
+   void prepare_runs()
+   {
+      if (runs_prepared)
+         return;
+      runs_prepared = true;
+      /* Registers the exports read are the ones sure to be in the final
+       * count: the clause-local stage may turn others into clause
+       * temporaries or compact them away (not past a burst), so a burst
+       * stays below the highest of them (as coloured before any run
+       * moved: this runs before the first one is placed). */
+      for_each_node(sh.root, [&](const Node *n) {
+         if (n->kind != NodeKind::Cf || !n->cf || cf_op_info(n->cf->op).enc != CfEncoding::Export)
+            return;
+         for (const Value &v : n->src)
+            if (v.kind == ValueKind::Var && ra_value_allocatable(sh, v) &&
+                ctx.allocatable[sh.value_id(v)])
+               run_gprs = std::max(run_gprs, unsigned(gpr[root[sh.value_id(v)]] + 1));
+      });
+      const unsigned nv = ctx.num_values;
+      std::vector<unsigned> last(nv);
+      build_lists(nv, groups_of, [&](auto &&emit) {
+         /* A group listed once per class (consecutive members). */
+         std::fill(last.begin(), last.end(), ~0u);
+         for (size_t gi = 0; gi < ctx.vec_groups.size(); gi++)
+            for (unsigned v : ctx.vec_groups[gi])
+               if (ctx.allocatable[v] && last[root[v]] != gi) {
+                  last[root[v]] = unsigned(gi);
+                  emit(root[v], unsigned(gi));
+               }
+      });
+      build_lists(nv, copies_of, [&](auto &&emit) {
+         for (size_t k = 0; k < ctx.copies.size(); k++) {
+            const RaCopy &c = ctx.copies[k];
+            if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
+               continue;
+            emit(root[c.dst], unsigned(k));
+            if (root[c.src] != root[c.dst])
+               emit(root[c.src], unsigned(k));
+         }
+      });
+   }
+
    /* Exports in a row within one list: ALU clauses between them do not
     * break a run, since finalize moves an ALU clause before exports that do
     * not read what it writes (ra_split's copies for the next export).  A
     * run holds one type, consecutive array bases and one swizzle pattern
     * (the same positions masked, constant or read); EXPORT_DONE ends it. */
-   void burst_exports(const Node *n, unsigned num_gprs,
-                      const RaAdjacency &groups_of)
+   void burst_exports(const Node *n)
    {
       std::vector<RunElem> run;
       const ExportInfo *last = nullptr;
       auto end_run = [&]() {
          if (run.size() > 1)
-            place_run(run, num_gprs);
+            place_run(run);
          run.clear();
          last = nullptr;
       };
@@ -704,7 +768,7 @@ struct Colourer {
             continue;
          if (!(c->kind == NodeKind::Cf && cf_op_info(c->cf->op).enc == CfEncoding::Export)) {
             end_run();
-            burst_exports(c, num_gprs, groups_of);
+            burst_exports(c);
             continue;
          }
          const ExportInfo &e = c->cf->exp;
@@ -718,16 +782,6 @@ struct Colourer {
             if (r >= 0 &&
                 std::find(el.roots.begin(), el.roots.end(), unsigned(r)) == el.roots.end())
                el.roots.push_back(unsigned(r));
-         }
-         /* Precoloured classes stay; so do classes in a vector group with
-          * classes outside this export (a fetch's results it reads). */
-         for (unsigned r : el.roots) {
-            el.pinned = el.pinned || ctx.pre_gpr[r] >= 0;
-            for (unsigned gi : groups_of[r])
-               for (unsigned v : ctx.vec_groups[gi])
-                  el.pinned = el.pinned || (ctx.allocatable[v] &&
-                                            std::find(el.roots.begin(), el.roots.end(),
-                                                      root[v]) == el.roots.end());
          }
          bool joins = last && last->type == e.type && last->array_base + 1 == e.array_base;
          for (unsigned ch = 0; joins && ch < 4; ch++)
@@ -753,7 +807,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       diags.error("ra", SourceLoc{0, 0}, "ra_init: run ra_split first");
       return false;
    }
-   Colourer col{sh, ctx, diags, {}, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}, {}};
+   Colourer col(sh, ctx, diags);
    /* The run classes' lists, kept from the thread's last shader. */
    static thread_local std::vector<Colourer::RunClass> kept_run_classes;
    struct Lend {
@@ -843,44 +897,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       if (col.gpr[r] < 0 && !col.scalar(r))
          return false;
 
-   {
-      /* Registers the exports read are the ones sure to be in the final
-       * count: the clause-local stage may turn others into clause
-       * temporaries or compact them away (not past a burst), so a burst
-       * stays below the highest of them. */
-      unsigned used = 0;
-      for_each_node(sh.root, [&](const Node *n) {
-         if (n->kind != NodeKind::Cf || !n->cf || cf_op_info(n->cf->op).enc != CfEncoding::Export)
-            return;
-         for (const Value &v : n->src)
-            if (v.kind == ValueKind::Var && ra_value_allocatable(sh, v) &&
-                ctx.allocatable[sh.value_id(v)])
-               used = std::max(used, unsigned(col.gpr[col.root[sh.value_id(v)]] + 1));
-      });
-      RaAdjacency groups_of;
-      std::vector<unsigned> last(nv);
-      build_lists(nv, groups_of, [&](auto &&emit) {
-         /* A group listed once per class (consecutive members). */
-         std::fill(last.begin(), last.end(), ~0u);
-         for (size_t gi = 0; gi < ctx.vec_groups.size(); gi++)
-            for (unsigned v : ctx.vec_groups[gi])
-               if (ctx.allocatable[v] && last[col.root[v]] != gi) {
-                  last[col.root[v]] = unsigned(gi);
-                  emit(col.root[v], unsigned(gi));
-               }
-      });
-      build_lists(nv, col.copies_of, [&](auto &&emit) {
-         for (size_t k = 0; k < ctx.copies.size(); k++) {
-            const RaCopy &c = ctx.copies[k];
-            if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
-               continue;
-            emit(col.root[c.dst], unsigned(k));
-            if (col.root[c.src] != col.root[c.dst])
-               emit(col.root[c.src], unsigned(k));
-         }
-      });
-      col.burst_exports(sh.root, used, groups_of);
-   }
+   col.burst_exports(sh.root);
 
    alloc.reg.assign(nv, RegAssign{});
    alloc.num_gprs = 0;
