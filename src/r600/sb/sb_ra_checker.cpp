@@ -205,6 +205,9 @@ struct Checker {
             def(p->dst[0], st);
    }
 
+   /* Scratch of vector_operand(), asked for every fetch and export. */
+   std::vector<unsigned> seen_;
+
    /* The operands of one fetch or export element: one GPR, a channel per
     * distinct value.  `first`: the GPR the element must use, or -1. */
    int vector_operand(const ValueList &vals, size_t from, size_t count, int first,
@@ -212,7 +215,8 @@ struct Checker {
    {
       int g = first;
       unsigned chans = 0;
-      std::vector<unsigned> seen;
+      std::vector<unsigned> &seen = seen_;
+      seen.clear();
       for (size_t k = from; k < from + count && k < vals.size(); k++) {
          const Value &v = vals[k];
          if (!reg_value(v))
