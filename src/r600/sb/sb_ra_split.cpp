@@ -291,11 +291,26 @@ struct Splitter {
    std::vector<Ref> copy_done_, copy_refs_;
    std::vector<size_t> copy_at_;
 
+   /* Scratch of fetch_clause_copies and export_copies, which run for
+    * every fetch clause and export: the copy groups (a clause takes them
+    * in one allocation of the right size), the results defined so far and
+    * one fetch's results. */
+   std::vector<Node *> groups_;
+   std::vector<Ref> defined_, dsts_;
+
+   Node *copy_clause(const std::vector<Node *> &groups, unsigned cf_index)
+   {
+      return groups.empty() ? nullptr
+                            : clause(std::vector<Node *>(groups.begin(), groups.end()), cf_index);
+   }
+
    Node *fetch_clause_copies(Node *cfn)
    {
       /* A clause holds at most a few dozen fetch results: a flat list. */
-      std::vector<Ref> defined;
-      std::vector<Node *> groups;
+      std::vector<Ref> &defined = defined_;
+      std::vector<Node *> &groups = groups_;
+      defined.clear();
+      groups.clear();
       for (Node *f : cfn->children) {
          if (f->kind != NodeKind::Fetch)
             continue;
@@ -314,7 +329,8 @@ struct Splitter {
          if (!cs.empty())
             vecs.push_back(cs);
          bool in_array = false;
-         std::vector<Ref> d;
+         std::vector<Ref> &d = dsts_;
+         d.clear();
          for (const Value &v : f->dst) {
             if (v.kind != ValueKind::Var)
                continue;
@@ -331,10 +347,10 @@ struct Splitter {
                   pre.push_back({ref(v), {sh.vars[v.var].index, sh.vars[v.var].chan}});
          } else if (!d.empty()) {
             fetch_dsts.insert(fetch_dsts.end(), d.begin(), d.end());
-            vecs.push_back(std::move(d));
+            vecs.push_back(d);
          }
       }
-      return groups.empty() ? nullptr : clause(std::move(groups), cfn->cf_index);
+      return copy_clause(groups, cfn->cf_index);
    }
 
    Node *export_copies(Node *cfn)
@@ -344,7 +360,8 @@ struct Splitter {
       for (unsigned c = 0; c < 4; c++)
          if (e.swizzle[c] < 4)
             per++;
-      std::vector<Node *> groups;
+      std::vector<Node *> &groups = groups_;
+      groups.clear();
       /* A burst names consecutive registers with one swizzle for all. */
       if (e.burst_count == 1)
          for (Value &s : cfn->src)
@@ -370,7 +387,7 @@ struct Splitter {
                pre.push_back({ref(v), {gpr, e.swizzle[k - size_t(b) * per] & 3}});
          }
       }
-      return groups.empty() ? nullptr : clause(std::move(groups), cfn->cf_index);
+      return copy_clause(groups, cfn->cf_index);
    }
 
    /* Inside an ALU clause: each psi's old value is copied before the group
@@ -476,6 +493,7 @@ struct Splitter {
          const Node *p = forced_phi[i];
          if (!p)
             continue;
+         forced[i].reserve(1 + p->src.size());
          forced[i].push_back(ref(p->dst[0]));
          for (const Value &v : p->src)
             forced[i].push_back(ref(v));
@@ -714,17 +732,23 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       ctx.pre_gpr[i] = int16_t(p.second.first);
       ctx.pre_chan[i] = int8_t(p.second.second);
    }
+   /* Each list in one allocation of its size: there is one per phi,
+    * psi and vector operand. */
+   ctx.forced.reserve(s.forced.size());
    for (auto &f : s.forced) {
       ctx.forced.emplace_back();
+      ctx.forced.back().reserve(f.size());
       for (const Ref &r : f)
          ctx.forced.back().push_back(id(r));
    }
+   ctx.vec_groups.reserve(s.vecs.size());
    for (auto &g : s.vecs) {
       if (g.size() > 4) {
          diags.error("ra", SourceLoc{0, 0}, "ra_split: a vector operand of more than 4 values");
          return false;
       }
       ctx.vec_groups.emplace_back();
+      ctx.vec_groups.back().reserve(g.size());
       for (const Ref &r : g) {
          unsigned i = id(r);
          if (!ctx.allocatable[i])
