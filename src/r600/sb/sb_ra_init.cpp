@@ -586,23 +586,24 @@ struct Colourer {
       /* Else pairs, left to right, the others staying where they are:
        * element i next to element i - 1, one of the two moving (or both,
        * to a layout one of them has), unless that breaks a pair made
-       * before. */
+       * before.  The lists are kept from pair to pair: each pair tries up
+       * to two layouts on every GPR. */
       std::vector<bool> joined(run.size(), false);
+      std::vector<unsigned> hs, moved;
+      std::vector<int> to_gpr, to_chan;
       for (size_t i = 1; i < run.size(); i++) {
          if (old_gpr_[i - 1] < 0 || old_gpr_[i] < 0)
             continue;
          const bool move_prev = !run[i - 1].pinned && !joined[i - 1];
          if (run[i].pinned && !move_prev)
             continue;
-         std::vector<unsigned> hs{unsigned(old_gpr_[i - 1])};
+         hs.assign(1, unsigned(old_gpr_[i - 1]));
          if (old_gpr_[i] > 0)
             hs.push_back(unsigned(old_gpr_[i] - 1));
          if (move_prev && !run[i].pinned)
             for (unsigned h = 0; h + 1 < num_gprs; h++)
                hs.push_back(h);
          bool done = false;
-         std::vector<unsigned> moved;
-         std::vector<int> to_gpr, to_chan;
          for (const std::array<int, 4> &map : {old_maps[i - 1], old_maps[i]})
             for (unsigned h : hs) {
                if (done)
@@ -654,6 +655,9 @@ struct Colourer {
       return true;
    }
 
+   /* try_move()'s scratch: the colours of the classes it moved. */
+   std::vector<std::pair<int, int>> moved_from_;
+
    /* Moves the classes of unpinned elements (their vector groups are their
     * own) to the given register channels if that loses nothing; false
     * leaves the colours as they were. */
@@ -686,7 +690,8 @@ struct Colourer {
          }
       }
       const unsigned before = noop_copies(moved);
-      std::vector<std::pair<int, int>> saved;
+      std::vector<std::pair<int, int>> &saved = moved_from_;
+      saved.clear();
       for (size_t i = 0; i < moved.size(); i++) {
          saved.push_back({gpr[moved[i]], chan[moved[i]]});
          colour(moved[i], to_gpr[i], to_chan[i]);
