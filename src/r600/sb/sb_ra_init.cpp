@@ -915,7 +915,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       alloc.num_gprs = std::max(alloc.num_gprs, unsigned(col.gpr[r] + 1));
    }
    /* Array values stay where the array is. */
-   for (size_t var = 0; var < sh.vars.size(); var++) {
+   for (size_t var = 0; !sh.arrays.empty() && var < sh.vars.size(); var++) {
       if (!var_in_array(sh, int(var)))
          continue;
       const Var &vv = sh.vars[var];
