@@ -9,7 +9,9 @@
  * that lands on its source's register is a no-op finalize drops.
  */
 #include <algorithm>
+#include <array>
 #include <map>
+#include <span>
 #include <variant>
 
 #include "r600/sb/sb_ra.h"
@@ -155,14 +157,28 @@ struct Splitter {
       return true;
    }
 
-   std::vector<std::vector<Ref>> forced, vecs;
-   /* Per forced entry, the phi or loop_phi it comes from (null: a psi).
-    * A loop_phi's source 0 is replaced by its copy only after the region
-    * itself was processed (the copy goes before the region, in its
-    * parent), so phi entries are read from the nodes once the whole tree
-    * is done; reading them earlier kept the uncopied source, which may be
-    * live past the loop and then cannot share the phi's register. */
-   std::vector<const Node *> forced_phi;
+   /* Values that need one register channel: a phi or loop_phi's, or a
+    * psi's three.  A loop_phi's source 0 is replaced by its copy only
+    * after the region itself was processed (the copy goes before the
+    * region, in its parent), so phi entries are read from the nodes once
+    * the whole tree is done; reading them earlier kept the uncopied
+    * source, which may be live past the loop and then cannot share the
+    * phi's register. */
+   struct Forced {
+      const Node *phi; /* null: a psi, of `psi` */
+      std::array<Ref, 3> psi;
+   };
+   std::vector<Forced> forced;
+   /* Vector operands, one after another: operand i is
+    * vec_refs[vec_end[i - 1], vec_end[i]) (one list for all, not one
+    * allocation per fetch and export). */
+   std::vector<Ref> vec_refs;
+   std::vector<uint32_t> vec_end;
+   void add_vec(const std::vector<Ref> &refs)
+   {
+      vec_refs.insert(vec_refs.end(), refs.begin(), refs.end());
+      vec_end.push_back(uint32_t(vec_refs.size()));
+   }
    std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre; /* value -> gpr, chan */
    std::vector<std::pair<Ref, Ref>> psi_pairs;
    std::vector<Ref> fetch_dsts; /* results of fetches outside arrays */
@@ -327,7 +343,7 @@ struct Splitter {
          std::vector<Ref> &cs = copy_refs_;
          copy_operands(f->src, 0, f->src.size(), groups, cs);
          if (!cs.empty())
-            vecs.push_back(cs);
+            add_vec(cs);
          bool in_array = false;
          std::vector<Ref> &d = dsts_;
          d.clear();
@@ -347,7 +363,7 @@ struct Splitter {
                   pre.push_back({ref(v), {sh.vars[v.var].index, sh.vars[v.var].chan}});
          } else if (!d.empty()) {
             fetch_dsts.insert(fetch_dsts.end(), d.begin(), d.end());
-            vecs.push_back(d);
+            add_vec(d);
          }
       }
       return copy_clause(groups, cfn->cf_index);
@@ -372,7 +388,7 @@ struct Splitter {
          if (cs.empty())
             continue;
          if (e.burst_count == 1) {
-            vecs.push_back(cs);
+            add_vec(cs);
             continue;
          }
          /* Consecutive GPRs: keep the registers the export names. */
@@ -411,8 +427,7 @@ struct Splitter {
                   Value t;
                   before.push_back(copy_group(psi->src[2], t));
                   psi->src[2] = t;
-                  forced.push_back({ref(d), ref(psi->src[1]), ref(t)});
-                  forced_phi.push_back(nullptr);
+                  forced.push_back({nullptr, {ref(d), ref(psi->src[1]), ref(t)}});
                   psi_pairs.push_back({ref(psi->src[1]), ref(t)});
                }
             }
@@ -474,29 +489,11 @@ struct Splitter {
          jump_copies(n);
       if (n->kind == NodeKind::Region) {
          for (Node *p : n->region().phi)
-            if (alloc(p->dst[0])) {
-               forced.emplace_back();
-               forced_phi.push_back(p);
-            }
+            if (alloc(p->dst[0]))
+               forced.push_back({p, {}});
          for (Node *p : n->region().loop_phi)
-            if (alloc(p->dst[0])) {
-               forced.emplace_back();
-               forced_phi.push_back(p);
-            }
-      }
-   }
-
-   /* The phi entries of `forced`, from the final sources. */
-   void fill_forced_phis()
-   {
-      for (size_t i = 0; i < forced.size(); i++) {
-         const Node *p = forced_phi[i];
-         if (!p)
-            continue;
-         forced[i].reserve(1 + p->src.size());
-         forced[i].push_back(ref(p->dst[0]));
-         for (const Value &v : p->src)
-            forced[i].push_back(ref(v));
+            if (alloc(p->dst[0]))
+               forced.push_back({p, {}});
       }
    }
 };
@@ -646,7 +643,6 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    s.process(sh.root);
    if (!s.ok)
       return false;
-   s.fill_forced_phis();
    sh.number_values();
 
    unsigned nv = sh.num_values();
@@ -733,16 +729,23 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       ctx.pre_chan[i] = int8_t(p.second.second);
    }
    /* Each list in one allocation of its size: there is one per phi,
-    * psi and vector operand. */
+    * psi and vector operand.  Phi entries come from the final sources. */
    ctx.forced.reserve(s.forced.size());
-   for (auto &f : s.forced) {
-      ctx.forced.emplace_back();
-      ctx.forced.back().reserve(f.size());
-      for (const Ref &r : f)
-         ctx.forced.back().push_back(id(r));
+   for (const Splitter::Forced &f : s.forced) {
+      std::vector<unsigned> &ids = ctx.forced.emplace_back();
+      if (!f.phi) {
+         ids.assign({id(f.psi[0]), id(f.psi[1]), id(f.psi[2])});
+         continue;
+      }
+      ids.reserve(1 + f.phi->src.size());
+      ids.push_back(id(ref(f.phi->dst[0])));
+      for (const Value &v : f.phi->src)
+         ids.push_back(id(ref(v)));
    }
-   ctx.vec_groups.reserve(s.vecs.size());
-   for (auto &g : s.vecs) {
+   ctx.vec_groups.reserve(s.vec_end.size());
+   for (size_t k = 0; k < s.vec_end.size(); k++) {
+      const std::span<const Ref> g(s.vec_refs.data() + (k ? s.vec_end[k - 1] : 0),
+                                   s.vec_refs.data() + s.vec_end[k]);
       if (g.size() > 4) {
          diags.error("ra", SourceLoc{0, 0}, "ra_split: a vector operand of more than 4 values");
          return false;
