@@ -459,12 +459,17 @@ struct Checker {
    /* One walk for the copy relation, the psis and loops_in[outermost
     * loop] = the loops (itself first) inside it: the tree is large next
     * to these tables, and instructions hold no nodes to descend into. */
+   void index_copy(const Node *n)
+   {
+      if (alu_is_plain_copy(n) && reg_value(n->dst[0]) && reg_value(n->src[0]))
+         canon[sh.value_id(n->dst[0])] = canon[sh.value_id(n->src[0])];
+   }
+
    void index_tree(const Node *n, int outer)
    {
       switch (n->kind) {
       case NodeKind::Alu:
-         if (alu_is_plain_copy(n) && reg_value(n->dst[0]) && reg_value(n->src[0]))
-            canon[sh.value_id(n->dst[0])] = canon[sh.value_id(n->src[0])];
+         index_copy(n);
          return;
       case NodeKind::Psi:
          if (n->src.size() == 3 && reg_value(n->src[1]))
@@ -482,8 +487,13 @@ struct Checker {
       default:
          break;
       }
+      /* A group's instructions are looked at here, not with a call each:
+       * they are most of the tree. */
       for (const Node *c : n->children)
-         index_tree(c, outer);
+         if (c->kind == NodeKind::Alu)
+            index_copy(c);
+         else
+            index_tree(c, outer);
    }
 };
 
