@@ -604,19 +604,28 @@ struct Colourer {
             for (unsigned h = 0; h + 1 < num_gprs; h++)
                hs.push_back(h);
          bool done = false;
-         for (const std::array<int, 4> &map : {old_maps[i - 1], old_maps[i]})
+         for (const std::array<int, 4> &map : {old_maps[i - 1], old_maps[i]}) {
+            if (done)
+               break;
+            /* Which classes move, to which channels, and whether two would
+             * share one or one would need two, depends on the layout
+             * only: the GPRs are h and h + 1 alike for every h. */
+            moved.clear();
+            to_gpr.clear();
+            to_chan.clear();
+            if (!pair_targets(run[i - 1], 0, map, moved, to_gpr, to_chan))
+               continue;
+            const size_t from_prev = moved.size();
+            if (!pair_targets(run[i], 1, map, moved, to_gpr, to_chan))
+               continue;
             for (unsigned h : hs) {
                if (done)
                   break;
                if ((!move_prev && (int(h) != old_gpr_[i - 1] || map != old_maps[i - 1])) ||
                    (run[i].pinned && (int(h) + 1 != old_gpr_[i] || map != old_maps[i])))
                   continue;
-               moved.clear();
-               to_gpr.clear();
-               to_chan.clear();
-               if (!pair_targets(run[i - 1], int(h), map, moved, to_gpr, to_chan) ||
-                   !pair_targets(run[i], int(h) + 1, map, moved, to_gpr, to_chan))
-                  continue;
+               for (size_t k = 0; k < moved.size(); k++)
+                  to_gpr[k] = int(h) + (k >= from_prev);
                done = try_move(moved, to_gpr, to_chan, num_gprs);
                if (done) {
                   old_gpr_[i - 1] = int(h);
@@ -625,6 +634,7 @@ struct Colourer {
                   joined[i] = true;
                }
             }
+         }
       }
    }
 
