@@ -204,6 +204,15 @@ struct Colourer {
                    std::find(order.begin(), order.end(), unsigned(gpr[p])) == order.end())
                   order.push_back(unsigned(gpr[p]));
       auto place_in = [&](unsigned g) {
+         /* No class may lack a free channel in g: a word test per class
+          * instead of assign() finding out channel by channel. */
+         for (size_t i = 0; i < nopen; i++) {
+            const int fc = want_chan(open[i]);
+            const unsigned allowed = (fc >= 0 ? 1u << fc : 0xfu) & ~taken;
+            const unsigned held = unsigned(busy_of[i].w[g / 16] >> (g % 16 * 4)) & 0xfu;
+            if (!(allowed & ~held))
+               return false;
+         }
          std::array<int, 4> pick{-1, -1, -1, -1};
          if (!assign(open.data(), nopen, busy_of.data(), g, 0, taken, pick))
             return false;
