@@ -17,6 +17,7 @@
 #include <bitset>
 
 #include "r600/sb/sb_ra.h"
+#include "r600/sb/sb_small_vector.h"
 
 namespace sbcc::r600::sb::region {
 
@@ -426,10 +427,11 @@ struct Colourer {
       return true;
    }
 
-   /* One export of a run: the classes it reads, by swizzle position. */
+   /* One export of a run: the classes it reads, by swizzle position, and
+    * each once (at most four: inline, not an allocation per export). */
    struct RunElem {
       Slots slots;
-      std::vector<unsigned> roots;
+      SmallVector<unsigned, 4> roots;
       bool pinned = false; /* precoloured, or shares a vector group: stays */
    };
 
