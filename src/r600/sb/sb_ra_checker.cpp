@@ -120,6 +120,18 @@ struct Checker {
       return s;
    }
 
+   /* The report of a read use() found wrong: apart, so that use(), run
+    * for every operand, stays small. */
+   [[gnu::cold, gnu::noinline]] void misread(const Value &v, int s, const State &st)
+   {
+      if (s < 0) {
+         error(value_name(sh, v) + " has no register");
+         return;
+      }
+      std::string held = st[s] >= 0 ? name(unsigned(st[s])) : "no known value";
+      error(value_name(sh, v) + " is read from " + reg_name(s) + ", which holds " + held);
+   }
+
    void use(const Value &v, const State &st)
    {
       /* Reads change no state: the quiet passes that settle loop states
@@ -129,13 +141,8 @@ struct Checker {
       if (reg_value(v)) {
          const unsigned vid = sh.value_id(v);
          const int s = vid < slot_of.size() ? slot_of[vid] : -2;
-         const int id = canon[vid];
-         if (s < 0)
-            error(value_name(sh, v) + " has no register");
-         else if (st[s] != id) {
-            std::string held = st[s] >= 0 ? name(unsigned(st[s])) : "no known value";
-            error(value_name(sh, v) + " is read from " + reg_name(s) + ", which holds " + held);
-         }
+         if (s < 0 || st[s] != canon[vid])
+            misread(v, s, st);
       }
       if (const Value *a = v.rel())
          use(*a, st);
