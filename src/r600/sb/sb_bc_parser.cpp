@@ -37,10 +37,9 @@ bool op_movable(ChipClass chip, AluOp op)
           !name.starts_with("SET_CF_IDX") && op != AluOp::ALU_NOP;
 }
 
-/* Instructions the post-scheduler may move: ordinary one-slot operations
- * whose only effect is their destination register.  The op part is asked
- * for every instruction, so it is tabulated once. */
-bool is_movable(ChipClass chip, const AluInstr &in)
+/* The op part of is_movable for one chip, by op: it is asked for every
+ * instruction, so it is tabulated once (and looked up once per shader). */
+const uint8_t *movable_ops(ChipClass chip)
 {
    static const std::vector<uint8_t> table = [] {
       std::vector<uint8_t> t(kNumChipClasses * kNumAluOps);
@@ -49,15 +48,17 @@ bool is_movable(ChipClass chip, const AluInstr &in)
             t[c * kNumAluOps + o] = op_movable(ChipClass(c), AluOp(o));
       return t;
    }();
-   if (!table[chip_index(chip) * kNumAluOps + unsigned(in.op)])
-      return false;
-   if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.dst.rel ||
-       in.index_mode)
-      return false;
-   for (unsigned s = 0; s < alu_op_info(in.op).num_src; s++)
-      if (in.src[s].rel)
-         return false;
-   return true;
+   return table.data() + chip_index(chip) * kNumAluOps;
+}
+
+/* Instructions the post-scheduler may move: ordinary one-slot operations
+ * whose only effect is their destination register.  A relative operand
+ * also makes an instruction immovable; the parser's operand loop sees
+ * those. */
+bool is_movable(const uint8_t *movable_op, const AluInstr &in)
+{
+   return movable_op[unsigned(in.op)] && !in.pred_sel && !in.update_exec_mask &&
+          !in.update_pred && !in.fog_merge && !in.dst.rel && !in.index_mode;
 }
 
 /* The CF instruction without its ALU groups, which live in the IR: copying
@@ -96,6 +97,7 @@ void copy_cf_header(const CfInstr &cf, CfInstr &h)
 bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
 {
    sh.chip = prog.chip;
+   const uint8_t *movable_op = movable_ops(prog.chip);
    sh.cf.clear();
    sh.cf.reserve(prog.cf.size());
    for (size_t ci = 0; ci < prog.cf.size(); ci++) {
@@ -121,12 +123,13 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
       cl.groups.reserve(cf.groups.size());
       for (size_t gi = 0; gi < cf.groups.size(); gi++) {
          const AluGroup &g = cf.groups[gi];
-         GroupNode gn;
          /* Nodes of the previous group by slot, for PV/PS. */
          int prev_slot[5] = {-1, -1, -1, -1, -1};
          if (gi)
             for (uint32_t id : cl.groups[gi - 1].nodes)
                prev_slot[cl.nodes[id].bc.slot] = int(id);
+         /* In place, like the nodes (the list is reserved). */
+         GroupNode &gn = cl.groups.emplace_back();
          for (const AluInstr &in : g.instrs) {
             /* Built in place (the list is reserved: references into it
              * stay valid) instead of copied in at the end. */
@@ -135,12 +138,14 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
             n.bc = in;
             n.id = id;
             n.group = uint32_t(gi);
-            if (!is_movable(prog.chip, in))
+            if (!is_movable(movable_op, in))
                fixed[gi] = 1;
             const unsigned nsrc = alu_op_info(in.op).num_src;
             for (unsigned s = 0; s < nsrc; s++) {
                const AluSrc &src = in.src[s];
                Operand &o = n.src[s];
+               if (src.rel)
+                  fixed[gi] = 1;
                o.neg = src.neg;
                o.abs = src.abs;
                o.rel = src.rel;
@@ -199,7 +204,6 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
             gn.nodes.push_back(n.id);
             gn.slots.push_back(in.slot);
          }
-         cl.groups.push_back(std::move(gn));
       }
       /* A verbatim group that reads PV/PS needs its predecessor verbatim too,
        * and so on backwards along the chain. */
