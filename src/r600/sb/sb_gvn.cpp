@@ -189,16 +189,31 @@ void number_clause(AluClause &cl, Table &table)
    table.next_clause();
    table.entries.reserve(cl.nodes.size());
    unsigned written[5 * 2];
+   /* The keys of a group's numberable nodes, taken once for the lookup
+    * and kept for the entry: the group's writes change neither. */
+   struct Keyed {
+      bool numbered = false;
+      NodeKey key;
+      size_t hash = 0;
+   };
+   SmallVector<Keyed, 5> keyed;
    for (GroupNode &g : cl.groups) {
       if (!g.fixed) {
-         for (uint32_t id : g.nodes) {
-            AluNode &n = cl.nodes[id];
-            if (!numberable(n))
+         if (keyed.size() < g.nodes.size())
+            keyed.resize(g.nodes.size());
+         for (size_t j = 0; j < g.nodes.size(); j++) {
+            AluNode &n = cl.nodes[g.nodes[j]];
+            Keyed &kd = keyed[j];
+            kd.numbered = numberable(n);
+            if (!kd.numbered)
                continue;
-            const NodeKey key = node_key(n);
-            const Entry *it = table.find(key, NodeKeyHash{}(key));
+            kd.key = node_key(n);
+            kd.hash = NodeKeyHash{}(kd.key);
+            const Entry *it = table.find(kd.key, kd.hash);
             if (!it)
                continue;
+            /* A MOV now: numbered no longer. */
+            kd.numbered = false;
             n.bc.op = AluOp::MOV;
             n.bc.dst.clamp = false;
             n.bc.dst.omod = 0;
@@ -223,9 +238,9 @@ void number_clause(AluClause &cl, Table &table)
          table.write(written[w]);
       if (g.fixed)
          continue;
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         if (!numberable(n))
+      for (size_t j = 0; j < g.nodes.size(); j++) {
+         const AluNode &n = cl.nodes[g.nodes[j]];
+         if (!keyed[j].numbered)
             continue;
          Entry e{};
          e.gpr = n.bc.dst.gpr;
@@ -246,8 +261,8 @@ void number_clause(AluClause &cl, Table &table)
          }
          if (stale)
             continue;
-         e.key = node_key(n);
-         const size_t h = NodeKeyHash{}(e.key);
+         e.key = keyed[j].key;
+         const size_t h = keyed[j].hash;
          if (table.find(e.key, h))
             continue; /* the key is held already: the first entry stays */
          for (unsigned k = 0; k < e.nregs; k++)
