@@ -238,19 +238,25 @@ void propagate_into_export(CfInstr &cf, CopyMap &copies)
 
 void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
 {
-   /* destination register -> the value it holds a copy of */
+   /* A node's operands before folding, saved only when one may change:
+    * most nodes read no copy. */
+   std::array<Operand, 3> before;
    for (GroupNode &g : cl.groups) {
       if (!g.fixed) {
          for (uint32_t id : g.nodes) {
             AluNode &n = cl.nodes[id];
-            const std::array<Operand, 3> before = n.src;
             bool changed = false;
-            for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
+            const unsigned nsrc = alu_op_info(n.bc.op).num_src;
+            for (unsigned s = 0; s < nsrc; s++) {
                Operand &o = n.src[s];
                if (o.value.kind != ValueKind::Gpr || o.rel)
                   continue;
                const Operand *c = copies.find(key(o.value.sel, o.value.chan));
-               if (c && fold_modifiers(n, s, o, *c))
+               if (!c)
+                  continue;
+               if (!changed)
+                  before = n.src;
+               if (fold_modifiers(n, s, o, *c))
                   changed = true;
             }
             /* Constants and literals have their own limits: the source group
