@@ -18,20 +18,29 @@ namespace {
 
 constexpr unsigned kClauseTempFirst = 123;
 
-void set_reg(LiveSet &s, unsigned gpr, unsigned chan, bool v)
+/* Separate setters rather than one taking the value: the sinks below
+ * call them for every operand, and these stay small enough to inline. */
+inline void set_reg(LiveSet &s, unsigned gpr, unsigned chan)
 {
    if (gpr < 128)
-      s[gpr * 4 + (chan & 3)] = v; /* in range: no checked set() */
+      s[gpr * 4 + (chan & 3)] = true; /* in range: no checked set() */
+}
+
+inline void reset_reg(LiveSet &s, unsigned gpr, unsigned chan)
+{
+   if (gpr < 128)
+      s[gpr * 4 + (chan & 3)] = false;
 }
 
 /* The walks below run backwards through a CF instruction and tell a
- * sink what they see: a write kills its channel, a read makes it live, a
- * relative read makes everything live.  Two sinks: the live set itself
+ * sink what they see: a write kills its channel (write_all a set of
+ * them), a read makes it live, a relative read makes everything live.  Two sinks: the live set itself
  * (one sweep, no loops), and a Transfer. */
 struct DirectLive {
    LiveSet &live;
-   void write(unsigned gpr, unsigned chan) { set_reg(live, gpr, chan, false); }
-   void read(unsigned gpr, unsigned chan) { set_reg(live, gpr, chan, true); }
+   void write(unsigned gpr, unsigned chan) { reset_reg(live, gpr, chan); }
+   void read(unsigned gpr, unsigned chan) { set_reg(live, gpr, chan); }
+   void write_all(const LiveSet &m) { live &= ~m; }
    void read_all() { live.set(); }
 };
 
@@ -44,10 +53,15 @@ struct Transfer {
    LiveSet kill, gen;
    void write(unsigned gpr, unsigned chan)
    {
-      set_reg(kill, gpr, chan, true);
-      set_reg(gen, gpr, chan, false);
+      set_reg(kill, gpr, chan);
+      reset_reg(gen, gpr, chan);
    }
-   void read(unsigned gpr, unsigned chan) { set_reg(gen, gpr, chan, true); }
+   void read(unsigned gpr, unsigned chan) { set_reg(gen, gpr, chan); }
+   void write_all(const LiveSet &m)
+   {
+      kill |= m;
+      gen &= ~m;
+   }
    void read_all() { gen.set(); }
 };
 
@@ -55,9 +69,14 @@ struct Transfer {
  * first, kills what it writes and then makes live what it reads. */
 template <typename Sink> void alu_transfer(const CfNode &c, Sink &t)
 {
-   for (unsigned r = kClauseTempFirst; r < 128; r++)
-      for (unsigned ch = 0; ch < 4; ch++)
-         t.write(r, ch);
+   /* All their channels at once, as one mask. */
+   static const LiveSet clause_temps = [] {
+      LiveSet m;
+      for (unsigned k = kClauseTempFirst * 4; k < 128 * 4; k++)
+         m.set(k);
+      return m;
+   }();
+   t.write_all(clause_temps);
    const AluClause &cl = c.alu;
    for (size_t gi = cl.groups.size(); gi-- > 0;) {
       const GroupNode &g = cl.groups[gi];
@@ -69,7 +88,8 @@ template <typename Sink> void alu_transfer(const CfNode &c, Sink &t)
       }
       for (uint32_t id : g.nodes) {
          const AluNode &n = cl.nodes[id];
-         for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
+         const unsigned nsrc = alu_op_info(n.bc.op).num_src;
+         for (unsigned s = 0; s < nsrc; s++) {
             const Operand &o = n.src[s];
             if (o.rel)
                t.read_all();
