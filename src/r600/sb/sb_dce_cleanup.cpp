@@ -74,7 +74,8 @@ void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
       }
       for (uint32_t id : g.nodes) {
          const AluNode &n = cl.nodes[id];
-         for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
+         const unsigned nsrc = alu_op_info(n.bc.op).num_src;
+         for (unsigned s = 0; s < nsrc; s++) {
             const Operand &o = n.src[s];
             if (o.rel)
                live.set();

@@ -189,7 +189,8 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
             continue;
          const AluNode &nd = cl.nodes[i];
          const auto &src = nd.has_pre ? nd.pre_src : nd.src;
-         for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
+         const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
+         for (unsigned s = 0; s < nsrc; s++) {
             if (src[s].rel) {
                snapshot.resize(n);
                snapshot[i].assign(state, state + 512);
@@ -214,7 +215,8 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
       for (uint32_t i : g.nodes) {
          const AluNode &nd = cl.nodes[i];
          std::array<uint32_t, 3> ops{};
-         for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
+         const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
+         for (unsigned s = 0; s < nsrc; s++) {
             const Operand &o = nd.src[s];
             if (o.rel) {
                if (i >= snapshot.size() || snapshot[i].size() != 512 ||
