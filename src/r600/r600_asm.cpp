@@ -15,9 +15,10 @@ namespace sbcc::r600 {
 namespace {
 
 /* The layout arithmetic, once: CF words first, then each clause at its
- * address (fetch clauses 128-bit aligned).  visit(i, clause_addr) sees
- * every CF instruction; a program too large for the address fields is
- * reported when diag is given. */
+ * address (fetch clauses 128-bit aligned).  visit(i, clause_addr,
+ * clause_dwords) sees every CF instruction (0, 0 without a clause); a
+ * program too large for the address fields is reported when diag is
+ * given. */
 template <typename Visit>
 std::optional<uint32_t> lay_out(const Program &prog, Diagnostics *diag, Visit &&visit)
 {
@@ -28,17 +29,19 @@ std::optional<uint32_t> lay_out(const Program &prog, Diagnostics *diag, Visit &&
       const CfInstr &cf = prog.cf[i];
       const CfOpInfo &info = cf_op_info(cf.op);
       if (!(info.flags & CF_CLAUSE)) {
-         visit(i, 0);
+         visit(i, 0, 0);
          continue;
       }
       if (info.flags & CF_FETCH) {
          /* Fetch instructions are 128-bit and must be 128-bit aligned. */
          addr = (addr + 3) & ~uint64_t(3);
-         visit(i, uint32_t(addr));
-         addr += 4 * cf.fetches.size();
+         const uint64_t ndw = 4 * cf.fetches.size();
+         visit(i, uint32_t(addr), ndw);
+         addr += ndw;
       } else {
-         visit(i, uint32_t(addr));
-         addr += alu_clause_dwords(cf.groups);
+         const unsigned ndw = alu_clause_dwords(cf.groups);
+         visit(i, uint32_t(addr), ndw);
+         addr += ndw;
       }
       /* CF_ALU_WORD0.ADDR is the narrowest address field: 22 bits of 64-bit units. */
       if (diag && addr >= (uint64_t(1) << 23)) {
@@ -78,7 +81,12 @@ class Encoder {
    bool ok_ = true;
    std::vector<uint32_t> out_;
    std::vector<uint32_t> cf_slot_;  /* CF index -> CF slot (word pair) */
-   std::vector<uint32_t> clause_at_; /* CF index -> clause dword address */
+   /* CF index -> its clause's dword address and size, as laid out (the
+    * size is not worked out again for the CF word). */
+   struct Clause {
+      uint32_t at = 0, dwords = 0;
+   };
+   std::vector<Clause> clause_;
 
    bool eg() const { return is_eg_or_later(chip_); }
 
@@ -183,8 +191,8 @@ void Encoder::encode_cf(unsigned i, const CfInstr &cf)
             }
          }
       }
-      unsigned ndw = alu_clause_dwords(cf.groups);
-      PUT(w0, CF_ALU_WORD0, ADDR, clause_at_[i] / 2);
+      const unsigned ndw = clause_[i].dwords;
+      PUT(w0, CF_ALU_WORD0, ADDR, clause_[i].at / 2);
       PUT(w0, CF_ALU_WORD0, KCACHE_BANK0, cf.kcache[0].bank);
       PUT(w0, CF_ALU_WORD0, KCACHE_BANK1, cf.kcache[1].bank);
       PUT(w0, CF_ALU_WORD0, KCACHE_MODE0, cf.kcache[0].mode);
@@ -210,7 +218,7 @@ void Encoder::encode_cf(unsigned i, const CfInstr &cf)
             error("empty fetch clause");
             return;
          }
-         addr = clause_at_[i] / 2;
+         addr = clause_[i].at / 2;
          count = cf.fetches.size() - 1;
       } else if (info.flags & CF_TARGET) {
          if (cf.target > prog_.cf.size()) {
@@ -555,8 +563,10 @@ void Encoder::encode_vtx(const VtxInstr &v)
 
 std::optional<std::vector<uint32_t>> Encoder::run()
 {
-   clause_at_.resize(prog_.cf.size());
-   auto total = lay_out(prog_, &diag_, [&](size_t i, uint32_t at) { clause_at_[i] = at; });
+   clause_.resize(prog_.cf.size());
+   auto total = lay_out(prog_, &diag_, [&](size_t i, uint32_t at, uint64_t ndw) {
+      clause_[i] = {at, uint32_t(ndw)};
+   });
    if (!total)
       return std::nullopt;
    cf_slot_.resize(prog_.cf.size() + 1);
@@ -575,7 +585,7 @@ std::optional<std::vector<uint32_t>> Encoder::run()
       const CfOpInfo &info = cf_op_info(cf.op);
       if (!(info.flags & CF_CLAUSE))
          continue;
-      out_.resize(clause_at_[i], 0);
+      out_.resize(clause_[i].at, 0);
       where_ = Where();
       where_.cf = unsigned(i);
       where_.cf_name = info.name;
@@ -627,12 +637,13 @@ std::optional<uint32_t> layout_program(Program &prog, Diagnostics &diag)
       cf.cf_addr = 2 * slot;
       slot += cf_slots(cf);
    }
-   return lay_out(prog, &diag, [&](size_t i, uint32_t at) { prog.cf[i].clause_addr = at; });
+   return lay_out(prog, &diag,
+                  [&](size_t i, uint32_t at, uint64_t) { prog.cf[i].clause_addr = at; });
 }
 
 uint32_t program_dwords(const Program &prog)
 {
-   return *lay_out(prog, nullptr, [](size_t, uint32_t) {});
+   return *lay_out(prog, nullptr, [](size_t, uint32_t, uint64_t) {});
 }
 
 std::optional<std::vector<uint32_t>> assemble(const Program &prog, Diagnostics &diag)
