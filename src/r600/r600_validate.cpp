@@ -48,6 +48,13 @@ class Validator {
    void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
                     const AluGroup *prev, bool ct_written[4][4]);
    void check_read_ports(unsigned ci, unsigned gi, const AluGroup &g);
+   /* The read-port messages, out of line: the port checks run for every
+    * operand and stay small enough to inline without them. */
+   [[gnu::cold, gnu::noinline]] void cfile_port_error(unsigned ci, unsigned gi, unsigned slot,
+                                                      unsigned sel, unsigned chan, int ports);
+   [[gnu::cold, gnu::noinline]] void gpr_port_error(unsigned ci, unsigned gi, unsigned slot,
+                                                    unsigned sel, unsigned chan, unsigned cycle,
+                                                    const char *swz, int taken);
 
    const Program &prog_;
    const ShaderInfo &info_;
@@ -86,6 +93,23 @@ struct Ports {
    }
 };
 
+void Validator::cfile_port_error(unsigned ci, unsigned gi, unsigned slot, unsigned sel,
+                                 unsigned chan, int ports)
+{
+   error(ci, gi, slot,
+         "constant " + src_name(chip_, sel, chan) + " needs a constant read port but all " +
+             std::to_string(ports) + " are taken in this group");
+}
+
+void Validator::gpr_port_error(unsigned ci, unsigned gi, unsigned slot, unsigned sel,
+                               unsigned chan, unsigned cycle, const char *swz, int taken)
+{
+   error(ci, gi, slot,
+         std::string("bank swizzle ") + swz + " reads " + src_name(chip_, sel, chan) + " in cycle " +
+             std::to_string(cycle) + " where R" + std::to_string(taken) + "." +
+             "xyzw"[chan & 3] + " is already read");
+}
+
 void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
 {
    Ports p;
@@ -106,9 +130,7 @@ void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
          if (p.cfile[r][0] == int(sel) && p.cfile[r][1] == elem)
             return true;
       }
-      error(ci, gi, in.slot,
-            "constant " + src_name(chip_, sel, chan) + " needs a constant read port but all " +
-                std::to_string(n) + " are taken in this group");
+      cfile_port_error(ci, gi, in.slot, sel, chan, n);
       return false;
    };
    auto gpr = [&](const AluInstr &in, unsigned sel, unsigned chan, unsigned cycle,
@@ -118,10 +140,7 @@ void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
          port = int(sel);
          return true;
       }
-      error(ci, gi, in.slot,
-            std::string("bank swizzle ") + swz + " reads " + src_name(chip_, sel, chan) + " in cycle " +
-                std::to_string(cycle) + " where R" + std::to_string(port) + "." +
-                "xyzw"[chan & 3] + " is already read");
+      gpr_port_error(ci, gi, in.slot, sel, chan, cycle, swz, port);
       return false;
    };
    for (const AluInstr &in : g.instrs) {
@@ -233,10 +252,10 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
          error(ci, gi, in.slot, "trans-only " + std::string(info.name) + " in a vector slot");
       const bool pair_only = (info.flags & AF_INTERP) && in.op != AluOp::INTERP_LOAD_P0 &&
                              in.op != AluOp::INTERP_LOAD_P10 && in.op != AluOp::INTERP_LOAD_P20;
-      if (in.slot < 4 && (alu_is_reduction(chip_, in.op) || pair_only)) {
+      const bool red = slots & kSlot4; /* alu_is_reduction, from the slots at hand */
+      if (in.slot < 4 && (red || pair_only)) {
          /* Reductions need the op in all four vector slots, INTERP_XY/ZW
           * their pair partner.  Reported once, from the lowest slot. */
-         const bool red = alu_is_reduction(chip_, in.op);
          const unsigned lo = red ? 0 : (in.slot & ~1u), hi = red ? 3 : lo + 1;
          bool lowest = true;
          for (const AluInstr &o : g.instrs)
@@ -254,7 +273,8 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
             }
          }
       }
-      for (unsigned s = 0; s < info.num_src; s++) {
+      const unsigned nsrc = info.num_src;
+      for (unsigned s = 0; s < nsrc; s++) {
          const AluSrc &src = in.src[s];
          const SrcKind k = src_kind(chip_, src.sel);
          if (k == SrcKind::Literal && src.chan >= nlit)
