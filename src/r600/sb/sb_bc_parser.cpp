@@ -102,11 +102,11 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
    sh.cf.reserve(prog.cf.size());
    for (size_t ci = 0; ci < prog.cf.size(); ci++) {
       const CfInstr &cf = prog.cf[ci];
-      CfNode node;
+      /* Filled in place (the list is reserved), not moved in. */
+      CfNode &node = sh.cf.emplace_back();
       node.is_alu = cf_op_info(cf.op).enc == CfEncoding::Alu;
       if (!node.is_alu) {
          node.cf = cf;
-         sh.cf.push_back(std::move(node));
          continue;
       }
       copy_cf_header(cf, node.cf);
@@ -216,7 +216,6 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
          if (fixed[gi])
             cl.groups[gi].original = cf.groups[gi];
       }
-      sh.cf.push_back(std::move(node));
    }
    return true;
 }
