@@ -62,7 +62,10 @@ struct NodeKeyHash {
    {
       uint64_t h = uint64_t(k.op) << 16 ^ uint64_t(k.clamp) << 8 ^ uint64_t(k.omod) << 4 ^
                    k.num_src;
-      for (const OperandKey &o : k.ops) {
+      /* The unused operands are all alike: only the used ones tell keys
+       * apart. */
+      for (unsigned s = 0; s < k.num_src; s++) {
+         const OperandKey &o = k.ops[s];
          uint64_t x = uint64_t(o.kind) | uint64_t(o.chan) << 8 | uint64_t(o.neg) << 10 |
                       uint64_t(o.abs) << 11 | uint64_t(o.sel) << 12 | uint64_t(o.bits) << 28;
          h = (h ^ x) * 0x9e3779b97f4a7c15ull;
