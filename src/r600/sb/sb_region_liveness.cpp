@@ -18,7 +18,6 @@
 #include <memory>
 #include <set>
 #include <string_view>
-#include <type_traits>
 #include <unordered_map>
 
 #include "r600/sb/sb_ra.h"
@@ -325,6 +324,7 @@ struct LiveSet {
 };
 
 constexpr unsigned kNoValue = ~0u;
+constexpr size_t kNoPos = ~size_t(0);
 
 struct LiveWalk {
    const RegionShader &sh;
@@ -338,16 +338,22 @@ struct LiveWalk {
     * so they do not interfere even while both live (Chaitin's rule for
     * moves); ra_checker compares values through the same copy relation. */
    std::vector<unsigned> copy_of;
-   /* Interference edges as recorded, each packed as (lower id <<
-    * key_shift) | higher id, duplicates allowed; adjacency lists are
-    * are built from them once at the end. */
-   CachedVector<uint64_t> edges;
-   CachedVector<uint32_t> edges32; /* when two ids fit in 32 bits: half the memory traffic */
-   unsigned key_shift = 0;
-   bool narrow = false;
+   /* A large graph: what each definition interferes with, recorded as
+    * a row of value ids (duplicates allowed, in no order), the rows one
+    * after another in `nbrs` (its first nbrs_used entries; written in
+    * place, grown by doubling).  A definition's whole live set is copied
+    * at once, instead of packing a key per edge; adjacency lists are built
+    * from the rows once at the end. */
+   struct Row {
+      unsigned value;
+      uint32_t begin, end;
+   };
+   CachedVector<Row> rows;
+   CachedVector<unsigned> nbrs;
+   size_t nbrs_used = 0;
    /* A small graph (direct): edges go straight into a bit matrix, one
-    * row of `words` words per value, both directions, instead of a key
-    * list that is then turned into one. */
+    * row of `words` words per value, both directions, instead of rows
+    * that are then sorted into lists. */
    bool direct = false;
    size_t words = 0;
    std::vector<uint64_t> &matrix;
@@ -385,20 +391,60 @@ struct LiveWalk {
       matrix_bits += 2;
    }
 
+   /* a psi's result and its old value are written over each other on
+    * purpose. */
+   bool may_interfere(unsigned a, unsigned b) const
+   {
+      return a != b && psi_old[a] != b && psi_old[b] != a;
+   }
+
    void edge(unsigned a, unsigned b)
    {
-      if (a == b || psi_old[a] == b || psi_old[b] == a)
-         return;
-      if (direct) {
+      if (may_interfere(a, b))
          set_edge(a, b);
-         return;
+   }
+
+   /* d's row: what is live after it but its copy source, and the results
+    * defined with it that are below it (the others hold d in theirs). */
+   void record_row(unsigned d, unsigned cp, const unsigned *defs, size_t n,
+                   const LiveSet &live)
+   {
+      const size_t room = nbrs_used + live.dense.size() + n;
+      if (nbrs.size() < room) {
+         /* Not resize(): through the cache's allocator, it moves the
+          * rows one element at a time. */
+         CachedVector<unsigned> bigger(std::max(room, 2 * nbrs.size()));
+         std::copy_n(nbrs.data(), nbrs_used, bigger.data());
+         nbrs.swap(bigger);
       }
-      if (a > b)
-         std::swap(a, b);
-      if (narrow)
-         edges32.push_back(a << key_shift | b);
-      else
-         edges.push_back(uint64_t(a) << key_shift | b);
+      unsigned *const begin = nbrs.data() + nbrs_used;
+      unsigned *out = begin;
+      if (psi_any) {
+         for (unsigned w : live.dense)
+            if (w != cp && may_interfere(d, w))
+               *out++ = w;
+      } else {
+         /* No psi: only d itself and its copy source are skipped.  The
+          * whole set is copied, then the two are taken out where the set
+          * has them (a test per member cost more): the higher position
+          * first, so the lower one still holds its value. */
+         out = std::copy(live.dense.begin(), live.dense.end(), begin);
+         size_t at[2] = {live.contains(d) ? live.pos[d] : kNoPos,
+                         cp != kNoValue && cp != d && live.contains(cp) ? live.pos[cp] : kNoPos};
+         if (at[0] != kNoPos && at[1] != kNoPos && at[0] < at[1])
+            std::swap(at[0], at[1]);
+         for (size_t p : at)
+            if (p != kNoPos)
+               begin[p] = *--out;
+      }
+      for (size_t k = 0; k < n; k++)
+         if (defs[k] < d && may_interfere(d, defs[k]))
+            *out++ = defs[k];
+      if (out == begin)
+         return;
+      const size_t end = size_t(out - nbrs.data());
+      rows.push_back({d, uint32_t(nbrs_used), uint32_t(end)});
+      nbrs_used = end;
    }
 
    /* Defines `defs` (all at one point) with `live` the set after them. */
@@ -407,11 +453,15 @@ struct LiveWalk {
       if (record) {
          for (size_t i = 0; i < n; i++) {
             unsigned d = defs[i], cp = copy_of[d];
+            if (!direct) {
+               record_row(d, cp, defs, n, live);
+               continue;
+            }
             if (psi_any) {
                for (unsigned w : live.dense)
                   if (cp != w)
                      edge(d, w);
-            } else if (direct) {
+            } else {
                /* d's row and bit, taken once for its whole live set.  d
                 * itself may be live after its definition: its diagonal
                 * bit is cleared after the loop instead of tested in it
@@ -426,16 +476,6 @@ struct LiveWalk {
                   }
                row[dword] &= ~dbit;
                matrix_bits += 2 * live.dense.size();
-            } else if (narrow) {
-               /* No psi: only d itself and its copy source are skipped. */
-               for (unsigned w : live.dense)
-                  if (w != cp && w != d)
-                     edges32.push_back(d < w ? (d << key_shift | w) : (w << key_shift | d));
-            } else {
-               for (unsigned w : live.dense)
-                  if (w != cp && w != d)
-                     edges.push_back(d < w ? (uint64_t(d) << key_shift | w)
-                                           : (uint64_t(w) << key_shift | d));
             }
             for (size_t k = 0; k < n; k++)
                if (defs[k] < d)
@@ -456,8 +496,8 @@ struct LiveWalk {
     * results. */
    void clear_recorded()
    {
-      edges.clear();
-      edges32.clear();
+      rows.clear();
+      nbrs_used = 0;
       /* The matrix comes in clear (adjacency_from_matrix clears what it
        * reads): only a recording round that was dropped left bits. */
       if (direct && matrix_bits) {
@@ -733,78 +773,85 @@ bool alu_is_plain_copy(const Node *a)
 }
 
 
-/* Adjacency lists, each sorted and without duplicates, from the packed
- * (lower id, higher id) edges, duplicates allowed, in one flat array
- * (compressed rows).  Linear: a counting sort of the keys by lower id
- * (a comparison sort of a million edges was the largest cost of
- * ra_split), then a transposition into each value's lower neighbours,
- * which come out in increasing order and with their duplicates next to
- * each other, then one more transposition for the higher neighbours, also
- * in increasing order.  A list is its lower neighbours then its higher
- * ones, so it ends sorted. */
-template <typename Key>
-static void build_adjacency(unsigned nv, unsigned shift, CachedVector<Key> &keys,
-                            RaAdjacency &adj)
+/* Adjacency lists, each sorted and without duplicates, from the rows
+ * (a value, values it interferes with; duplicates allowed, in no order),
+ * in one flat array (compressed rows).  Linear, a radix sort by
+ * neighbour (a comparison sort of a million edges was the largest cost of
+ * ra_split): the rows taken by increasing value give each value those
+ * whose rows hold it (`rev`), in increasing order.  Then each value v in
+ * increasing order goes to the lists of its rows' members and of the
+ * values in rev[v]: every list gets its members in increasing order, a
+ * duplicate (an edge recorded twice, or from both ends) right after its
+ * twin, where it is dropped. */
+static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &rows,
+                                const unsigned *nbrs, RaAdjacency &adj)
 {
-   const Key mask = (Key(1) << shift) - 1;
-   /* Rows by lower id (start), room for the lower lists with duplicates
-    * (lstart). */
-   CachedVector<uint32_t> start(size_t(nv) + 1, 0), lstart(size_t(nv) + 1, 0);
-   for (Key k : keys) {
-      start[unsigned(k >> shift) + 1]++;
-      lstart[unsigned(k & mask) + 1]++;
+   constexpr uint32_t kNoRow = ~0u;
+   const size_t ne = rows.empty() ? 0 : rows.back().end;
+   /* The rows of each value, threaded through `next_row` (a value
+    * defined twice has two). */
+   CachedVector<uint32_t> first_row(nv, kNoRow), next_row(rows.size());
+   /* rev bounds: how often each value is in a row. */
+   CachedVector<uint32_t> rstart(size_t(nv) + 1, 0);
+   /* Each list's room (duplicates included) and its fill so far, and
+    * the last value put in it (kNoValue: none yet). */
+   struct Fill {
+      uint32_t at, last;
+   };
+   CachedVector<Fill> fill(nv);
+   CachedVector<uint32_t> room(size_t(nv) + 1, 0);
+   for (uint32_t r = 0; r < rows.size(); r++) {
+      const unsigned v = rows[r].value;
+      next_row[r] = first_row[v];
+      first_row[v] = r;
+      room[v + 1] += rows[r].end - rows[r].begin;
    }
+   for (size_t i = 0; i < ne; i++)
+      rstart[nbrs[i] + 1]++;
    for (unsigned v = 0; v < nv; v++) {
-      start[v + 1] += start[v];
-      lstart[v + 1] += lstart[v];
+      rstart[v + 1] += rstart[v];
+      room[v + 1] += room[v] + (rstart[v + 1] - rstart[v]);
+      fill[v] = {room[v], kNoValue};
    }
    /* Scratch filled before it is read: not zeroed first. */
-   CachedVector<unsigned> hi(keys.size());
+   CachedVector<unsigned> rev(ne);
    {
-      CachedVector<uint32_t> pos(start.begin(), start.end() - 1);
-      for (Key k : keys)
-         hi[pos[unsigned(k >> shift)]++] = unsigned(k & mask);
+      CachedVector<uint32_t> pos(rstart.begin(), rstart.end() - 1);
+      for (unsigned v = 0; v < nv; v++)
+         for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r])
+            for (uint32_t i = rows[r].begin; i < rows[r].end; i++)
+               rev[pos[nbrs[i]]++] = v;
    }
-   /* Lower neighbours of each value, deduplicated (nlow of them).  The
-    * keys are not read again: 32-bit keys give their storage to `low`
-    * (on a large shader a fresh array of that size is mostly page faults). */
-   CachedVector<unsigned> low_own;
-   unsigned *low;
-   if constexpr (std::is_same_v<Key, unsigned>) {
-      low = keys.data();
-   } else {
-      low_own.resize(keys.size());
-      low = low_own.data();
-   }
-   /* deg: the degree, first counting each value's distinct higher
-    * neighbours as they are found (an edge kept in a row is new). */
-   CachedVector<uint32_t> nlow(nv, 0), deg(nv, 0);
-   for (unsigned a = 0; a < nv; a++) {
-      uint32_t higher = 0;
-      for (uint32_t i = start[a]; i < start[a + 1]; i++) {
-         const unsigned h = hi[i];
-         const uint32_t n = nlow[h];
-         if (n == 0 || low[lstart[h] + n - 1] != a) {
-            low[lstart[h] + n] = a;
-            nlow[h] = n + 1;
-            higher++;
-         }
+   /* The lists go where adj.list will hold them, with their room. */
+   adj.list.resize(2 * ne);
+   unsigned *const lists = adj.list.data();
+   auto put = [&](unsigned x, unsigned v) {
+      Fill &f = fill[x];
+      if (f.last != v) {
+         f.last = v;
+         lists[f.at++] = v;
       }
-      deg[a] = higher;
-   }
-   adj.start.assign(size_t(nv) + 1, 0);
-   for (unsigned v = 0; v < nv; v++)
-      adj.start[v + 1] = adj.start[v] + nlow[v] + deg[v];
-   adj.list.resize(adj.start[nv]);
-   /* deg becomes the fill position of each list. */
+   };
    for (unsigned v = 0; v < nv; v++) {
-      std::copy(low + lstart[v], low + lstart[v] + nlow[v],
-                adj.list.begin() + adj.start[v]);
-      deg[v] = adj.start[v] + nlow[v];
+      for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r])
+         for (uint32_t i = rows[r].begin; i < rows[r].end; i++)
+            put(nbrs[i], v);
+      for (uint32_t i = rstart[v]; i < rstart[v + 1]; i++)
+         put(rev[i], v);
    }
-   for (unsigned v = 0; v < nv; v++)
-      for (uint32_t i = 0; i < nlow[v]; i++)
-         adj.list[deg[low[lstart[v] + i]]++] = v;
+   /* Without the room the duplicates left: each list moves down (never
+    * up, so in place). */
+   adj.start.resize(size_t(nv) + 1);
+   unsigned *out = lists;
+   adj.start[0] = 0;
+   for (unsigned v = 0; v < nv; v++) {
+      unsigned *const from = lists + room[v];
+      if (out != from)
+         std::copy(from, lists + fill[v].at, out);
+      out += fill[v].at - room[v];
+      adj.start[v + 1] = uint32_t(out - lists);
+   }
+   adj.list.resize(adj.start[nv]);
 }
 
 /* Adjacency lists from a symmetric bit matrix (row v: v's neighbours),
@@ -866,13 +913,9 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    LiveWalk w{sh, ctx, var_alloc, matrix};
    w.exit_set.assign(sh.regions.size(), {});
    w.entry_set.assign(sh.regions.size(), {});
-   while (w.key_shift < 32 && (uint64_t(1) << w.key_shift) < nv)
-      w.key_shift++;
-   w.narrow = w.key_shift <= 16;
    /* Values up to kDirectValues: setting two bits per edge and scanning
     * the matrix (at most 128 KiB, kept across shaders) costs less than
-    * packing, sorting and transposing keys for a typical shader that
-    * size. */
+    * recording rows and sorting them for a typical shader that size. */
    constexpr unsigned kDirectValues = 1024;
    if (nv <= kDirectValues) {
       w.direct = true;
@@ -920,10 +963,8 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    }
    if (w.direct)
       adjacency_from_matrix(nv, w.words, w.matrix, w.matrix_bits, ctx.adj);
-   else if (w.narrow)
-      build_adjacency(nv, w.key_shift, w.edges32, ctx.adj);
    else
-      build_adjacency(nv, w.key_shift, w.edges, ctx.adj);
+      adjacency_from_rows(nv, w.rows, w.nbrs.data(), ctx.adj);
    build_lists(nv, w.excl_pairs, ctx.chan_excl);
    w.finish_order();
 }
