@@ -543,12 +543,19 @@ struct Converter {
       return gi;
    }
 
-   /* check_group, once per group. */
+   /* check_group, once per group.  The lookup is most calls (a chain of
+    * if/else-if asks again for every group of its ELSE side at each
+    * level), so it stays small enough to inline and the check does not. */
    const GroupInfo &group_info(const Node *g)
    {
       const uint32_t i = g->scratch;
       if (i && i <= group_infos.size() && group_infos[i - 1].group == g)
          return group_infos[i - 1];
+      return add_group_info(g);
+   }
+
+   [[gnu::noinline]] const GroupInfo &add_group_info(const Node *g)
+   {
       group_infos.push_back(check_group(g));
       g->scratch = uint32_t(group_infos.size());
       return group_infos.back();
