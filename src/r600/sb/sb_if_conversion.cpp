@@ -228,62 +228,47 @@ bool direct_condition(const Node *pred, AluOp &op, bool &then_first, Value &x)
    return true;
 }
 
-/* What an instruction computes, as fixed-width fields: equal keys, equal
- * results.  Empty (n == 0) for what must not be shared (no single SSA
- * result, predicated, relative or clause-bound operands).  Built for every
- * instruction of the THEN side and the candidate ELSE instructions of
- * every converted if (nested sides again at each level), so it is a flat
- * array rather than a string: no allocation, no number formatting. */
-struct WorkKey {
-   /* ALU instructions have at most three operands. */
-   static constexpr unsigned kMaxSrc = 3;
-   static constexpr unsigned kHead = 3, kPerSrc = 8;
-   uint32_t w[kHead + kPerSrc * kMaxSrc];
-   unsigned n = 0;    /* words used */
-   uint64_t hash = 0; /* of the op and the operands' identities */
-
-   bool operator==(const WorkKey &o) const
-   {
-      return n == o.n && std::equal(w, w + n, o.w);
-   }
-};
-
-struct WorkKeyHash {
-   size_t operator()(const WorkKey &k) const { return size_t(k.hash ^ (k.hash >> 32)); }
-};
-
-WorkKey work_key(const Node *a)
+/* Sharing work (try_convert) looks for instructions that compute the same
+ * thing: equal op, output modifiers and operands (same_work), hence equal
+ * results.  work_hash says whether an instruction may be shared at all (a
+ * single SSA result, not predicated, no relative or clause-bound operands)
+ * and hashes what usually tells instructions apart.  It runs for every
+ * instruction of the THEN side and the candidate ELSE instructions of every
+ * converted if (nested sides again at each level), so it builds no key:
+ * only instructions with equal hashes are compared field by field. */
+bool work_hash(const Node *a, uint64_t &hash)
 {
-   WorkKey k;
+   /* ALU instructions have at most three operands. */
    if (a->kind != NodeKind::Alu || !a->alu || a->dst.size() != 1 ||
-       a->dst[0].kind != ValueKind::Var || a->alu->pred_sel ||
-       a->src.size() > WorkKey::kMaxSrc)
-      return k;
-   const AluInstr &in = *a->alu;
-   uint32_t *w = k.w;
-   *w++ = uint32_t(in.op);
-   *w++ = uint32_t(in.dst.clamp);
-   *w++ = uint32_t(in.dst.omod);
-   /* FNV-1a over what usually tells instructions apart; equality still
-    * compares every word. */
-   uint64_t h = (0xcbf29ce484222325ull ^ uint32_t(in.op)) * 0x100000001b3ull;
+       a->dst[0].kind != ValueKind::Var || a->alu->pred_sel || a->src.size() > 3)
+      return false;
+   /* FNV-1a */
+   uint64_t h = (0xcbf29ce484222325ull ^ uint32_t(a->alu->op)) * 0x100000001b3ull;
    for (const Value &v : a->src) {
       if (v.rel() || (v.kind == ValueKind::KCache && !v.resolved))
-         return k;
+         return false;
       h = (h ^ (uint64_t(v.kind) << 32 | uint32_t(v.var))) * 0x100000001b3ull;
       h = (h ^ (uint64_t(v.version) << 32 | (v.literal ^ v.index))) * 0x100000001b3ull;
-      *w++ = uint32_t(v.kind);
-      *w++ = uint32_t(v.var);
-      *w++ = v.version;
-      *w++ = v.bank;
-      *w++ = v.index;
-      *w++ = v.chan;
-      *w++ = v.literal;
-      *w++ = uint32_t(v.neg) | uint32_t(v.abs) << 1;
    }
-   k.n = unsigned(w - k.w);
-   k.hash = h;
-   return k;
+   hash = h;
+   return true;
+}
+
+/* For two instructions work_hash accepts. */
+bool same_work(const Node *a, const Node *b)
+{
+   const AluInstr &x = *a->alu, &y = *b->alu;
+   if (x.op != y.op || x.dst.clamp != y.dst.clamp || x.dst.omod != y.dst.omod ||
+       a->src.size() != b->src.size())
+      return false;
+   for (size_t i = 0; i < a->src.size(); i++) {
+      const Value &u = a->src[i], &v = b->src[i];
+      if (u.kind != v.kind || u.var != v.var || u.version != v.version || u.bank != v.bank ||
+          u.index != v.index || u.chan != v.chan || u.literal != v.literal || u.neg != v.neg ||
+          u.abs != v.abs)
+         return false;
+   }
+   return true;
 }
 
 /* A MOV that passes its operand through unchanged. */
@@ -378,7 +363,7 @@ struct Converter {
     * reuses their storage: THEN's work by key (the first instruction with
     * each), ELSE values renamed to THEN's, and the ops THEN's work uses
     * (then_op_mark[op] == then_op_gen). */
-   std::unordered_map<WorkKey, const Node *, WorkKeyHash> then_work;
+   std::vector<std::pair<uint64_t, const Node *>> then_work; /* by work_hash, stable */
    std::unordered_map<ValueKey, ValueKey, ValueKeyHash> same_as;
    std::vector<unsigned> then_op_mark;
    unsigned then_op_gen = 0;
@@ -689,13 +674,25 @@ struct Converter {
             for (const Node *g : cf->children)
                if (g->kind == NodeKind::AluGroup && !group_info(g).whole)
                   for (const Node *a : g->children)
-                     if (WorkKey k = work_key(a); k.n) {
-                        then_work.emplace(k, a);
+                     if (uint64_t h; work_hash(a, h)) {
+                        then_work.emplace_back(h, a);
                         const size_t op = size_t(a->alu->op);
                         if (then_op_mark.size() <= op)
                            then_op_mark.resize(op + 1, 0);
                         then_op_mark[op] = then_op_gen;
                      }
+      /* Stable: of THEN instructions doing the same work, the first is the
+       * one ELSE's are renamed to. */
+      std::stable_sort(then_work.begin(), then_work.end(),
+                       [](const auto &x, const auto &y) { return x.first < y.first; });
+      auto then_same = [&](const Node *a, uint64_t h) -> const Node * {
+         auto it = std::lower_bound(then_work.begin(), then_work.end(), h,
+                                    [](const auto &x, uint64_t k) { return x.first < k; });
+         for (; it != then_work.end() && it->first == h; ++it)
+            if (same_work(it->second, a))
+               return it->second;
+         return nullptr;
+      };
       auto rename = [&](Value &v) {
          if (v.kind != ValueKind::Var || same_as.empty())
             return false;
@@ -713,15 +710,16 @@ struct Converter {
                continue; /* a fetch: its operands are not renamed */
             const bool whole = group_info(g).whole || !kShareSideWork;
             for (Node *a : g->children) {
-               for (Value &v : a->src)
-                  rename(v);
+               if (!same_as.empty())
+                  for (Value &v : a->src)
+                     rename(v);
                if (whole || a->kind != NodeKind::Alu || !a->alu ||
                    size_t(a->alu->op) >= then_op_mark.size() ||
                    then_op_mark[size_t(a->alu->op)] != then_op_gen)
                   continue;
-               if (WorkKey k = work_key(a); k.n)
-                  if (auto it = then_work.find(k); it != then_work.end()) {
-                     const Value &t = it->second->dst[0];
+               if (uint64_t h; work_hash(a, h))
+                  if (const Node *t_node = then_same(a, h)) {
+                     const Value &t = t_node->dst[0];
                      same_as[{a->dst[0].var, a->dst[0].version}] = {t.var, t.version};
                      shared++;
                   }
