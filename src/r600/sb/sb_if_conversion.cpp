@@ -354,7 +354,12 @@ struct Converter {
     * clause of the same span; the selects they make take the inner
     * region's position), so "a copy made on a side" is a lookup, not a
     * walk over the nest. */
-   std::unordered_map<ValueKey, std::pair<const Node *, unsigned>, ValueKeyHash> copies;
+   std::vector<std::pair<const Node *, unsigned>> copies;
+   /* By value id (sh.value_id): index + 1 into copies of the copy that
+    * defines the value, 0 for none.  A table rather than a hash map: a
+    * big shader holds thousands of copies, and the walk stays one pass of
+    * stores. */
+   std::vector<uint32_t> copy_of;
    std::vector<std::pair<unsigned, unsigned>> span; /* by region id: [first, end) */
    unsigned order = 0;
    unsigned converted = 0;
@@ -393,14 +398,47 @@ struct Converter {
       }
    }
 
+   /* The id of a value the numbering covers, else ~0u.  ssa_rename numbers
+    * the values; those created here (SETcc results) are never copies. */
+   unsigned value_id(const Value &v) const
+   {
+      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= sh.value_base.size() ||
+          size_t(v.var) >= sh.version_count.size() || v.version > sh.version_count[v.var])
+         return ~0u;
+      return sh.value_id(v);
+   }
+
+   void note_copy(const Value &d, const Node *n, unsigned pos)
+   {
+      if (const unsigned id = value_id(d); id < copy_of.size()) {
+         copies.emplace_back(n, pos);
+         copy_of[id] = uint32_t(copies.size());
+      }
+   }
+
+   /* The copy defining v with its position, or nullptr. */
+   const std::pair<const Node *, unsigned> *copy_defining(const Value &v) const
+   {
+      const unsigned id = value_id(v);
+      return id < copy_of.size() && copy_of[id] ? &copies[copy_of[id] - 1] : nullptr;
+   }
+
+   void index_tree()
+   {
+      if (sh.value_base.size() != sh.vars.size())
+         sh.number_values();
+      copy_of.assign(sh.num_values(), 0);
+      index(sh.root);
+   }
+
    /* uses, copies and span in one preorder walk. */
    void index(const Node *n)
    {
       const unsigned pos = order++;
       for (const Value &s : n->src)
          count_uses(s);
-      if (is_plain_copy(n) && n->dst[0].kind == ValueKind::Var)
-         copies[{n->dst[0].var, n->dst[0].version}] = {n, pos};
+      if (is_plain_copy(n))
+         note_copy(n->dst[0], n, pos);
       if (n->region_data)
          for (const Node *p : n->region().loop_phi)
             index(p);
@@ -652,7 +690,7 @@ struct Converter {
       if (!find_pred_set(cfn, cond, pgroup, pslot))
          return no("condition is not a single PRED_SETcc");
       if (!indexed) {
-         index(sh.root);
+         index_tree();
          indexed = true;
       }
       if (!pred_set_ok(pgroup->children[pslot]))
@@ -743,10 +781,10 @@ struct Converter {
       auto through_copy = [&](const Value &v) -> const Value & {
          if (v.kind != ValueKind::Var)
             return v;
-         auto it = copies.find({v.var, v.version});
-         if (it == copies.end() || it->second.second < r_first || it->second.second >= r_end)
+         const auto *c = copy_defining(v);
+         if (!c || c->second < r_first || c->second >= r_end)
             return v;
-         return it->second.first->src[0];
+         return c->first->src[0];
       };
       unsigned const_copies = 0;
       for (const Node *phi : rd.phi)
@@ -863,13 +901,12 @@ struct Converter {
             a->src.push_back(then_first ? then_v : else_v);
             a->src.push_back(then_first ? else_v : then_v);
          }
-         const ValueKey key{d.var, d.version};
          a->dst.push_back(std::move(d));
          Node *g = sh.create(NodeKind::AluGroup);
          g->children.push_back(a);
          alu_to->children.push_back(g);
          if (same && is_plain_copy(a))
-            copies[key] = {a, r_first};
+            note_copy(a->dst[0], a, r_first);
       }
 
       /* The PRED_SET was cfn's only work and a fetch came first: an empty
