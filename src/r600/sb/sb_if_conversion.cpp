@@ -366,12 +366,18 @@ struct Converter {
    unsigned shared = 0; /* ELSE instructions THEN already computes */
    /* try_convert's tables for sharing work, members so that each if
     * reuses their storage: THEN's work by key (the first instruction with
-    * each), ELSE values renamed to THEN's, and the ops THEN's work uses
-    * (then_op_mark[op] == then_op_gen). */
+    * each) and the ops THEN's work uses (then_op_mark[op] == then_op_gen). */
    std::vector<std::pair<uint64_t, const Node *>> then_work; /* by work_hash, stable */
-   std::unordered_map<ValueKey, ValueKey, ValueKeyHash> same_as;
    std::vector<unsigned> then_op_mark;
    unsigned then_op_gen = 0;
+   /* ELSE values renamed to THEN's.  Once one is, every Var operand on the
+    * ELSE side is looked up, so by value id (index_tree sizes them): an
+    * entry counts while same_as_gen[id] == then_op_gen.  Values the
+    * numbering does not cover (SETcc results made here) go to same_as_new. */
+   std::vector<uint32_t> same_as_gen;
+   std::vector<ValueKey> same_as_to;
+   std::unordered_map<ValueKey, ValueKey, ValueKeyHash> same_as_new;
+   bool same_as_any = false; /* for the if being converted */
    std::vector<Node *> spare_list; /* run()'s rebuilt children list */
    /* GroupInfo of the groups checked so far; a group's Node::scratch is its
     * index + 1.  Scratch is left over from earlier passes until then, so an
@@ -428,6 +434,8 @@ struct Converter {
       if (sh.value_base.size() != sh.vars.size())
          sh.number_values();
       copy_of.assign(sh.num_values(), 0);
+      same_as_gen.assign(sh.num_values(), 0);
+      same_as_to.resize(sh.num_values());
       index(sh.root);
    }
 
@@ -701,7 +709,8 @@ struct Converter {
        * readers, and the phis, read THEN's result.  Only instructions of
        * groups that need not stay whole (a DOT4 keeps its slots). */
       then_work.clear();
-      same_as.clear();
+      same_as_new.clear();
+      same_as_any = false;
       /* The ops THEN's work uses: an ELSE instruction with another op
        * cannot match, so its key is not needed.  In a chain of
        * if/else-if the ELSE side holds all the inner levels' work while
@@ -732,14 +741,19 @@ struct Converter {
          return nullptr;
       };
       auto rename = [&](Value &v) {
-         if (v.kind != ValueKind::Var || same_as.empty())
-            return false;
-         if (auto it = same_as.find({v.var, v.version}); it != same_as.end()) {
-            v.var = it->second.first;
-            v.version = it->second.second;
-            return true;
+         if (v.kind != ValueKind::Var)
+            return;
+         const ValueKey *to = nullptr;
+         if (const unsigned id = value_id(v); id < same_as_gen.size()) {
+            if (same_as_gen[id] == then_op_gen)
+               to = &same_as_to[id];
+         } else if (auto it = same_as_new.find({v.var, v.version}); it != same_as_new.end()) {
+            to = &it->second;
          }
-         return false;
+         if (to) {
+            v.var = to->first;
+            v.version = to->second;
+         }
       };
       /* With no THEN work to match nothing is shared or renamed. */
       for (size_t i = 1; i < dep_else->children.size() && !then_work.empty(); i++)
@@ -748,7 +762,7 @@ struct Converter {
                continue; /* a fetch: its operands are not renamed */
             const bool whole = group_info(g).whole || !kShareSideWork;
             for (Node *a : g->children) {
-               if (!same_as.empty())
+               if (same_as_any)
                   for (Value &v : a->src)
                      rename(v);
                if (whole || a->kind != NodeKind::Alu || !a->alu ||
@@ -757,14 +771,21 @@ struct Converter {
                   continue;
                if (uint64_t h; work_hash(a, h))
                   if (const Node *t_node = then_same(a, h)) {
-                     const Value &t = t_node->dst[0];
-                     same_as[{a->dst[0].var, a->dst[0].version}] = {t.var, t.version};
+                     const Value &t = t_node->dst[0], &d = a->dst[0];
+                     if (const unsigned id = value_id(d); id < same_as_gen.size()) {
+                        same_as_gen[id] = then_op_gen;
+                        same_as_to[id] = {t.var, t.version};
+                     } else {
+                        same_as_new[{d.var, d.version}] = {t.var, t.version};
+                     }
+                     same_as_any = true;
                      shared++;
                   }
             }
          }
-      for (Node *phi : rd.phi)
-         rename(phi->src[1]);
+      if (same_as_any)
+         for (Node *phi : rd.phi)
+            rename(phi->src[1]);
 
       /* Phi sources that are plain copies made on a side are read by the
        * select directly when that costs no packing: always for a copy of a
