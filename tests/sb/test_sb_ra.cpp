@@ -5,7 +5,8 @@
  * classic shapes (loop with break/continue, nested ifs, indirect array
  * write in a loop), ra_checker catching broken allocations, and every TGSI
  * stage of tests/shaders plus seeded random programs through
- * parse -> ssa -> dce -> RA with the checker.
+ * parse -> ssa -> dce -> RA with the checker (and the interference graph
+ * built both ways, bit matrix and rows, alike).
  */
 #include <algorithm>
 #include <bit>
@@ -1145,6 +1146,27 @@ std::string adjacency_problem(const RaContext &ctx)
    return "";
 }
 
+/* The interference graph is gathered in a bit matrix for small shaders
+ * and as rows of neighbours for large ones, and the lists must come out
+ * the same either way (ra_coalesce and ra_init read them in order).  Both
+ * builds, forced on the split tree, against the one ra_split made. */
+std::string graph_builds_differ(const RegionShader &sh, const RaContext &ctx)
+{
+   for (unsigned limit : {0u, ~0u}) {
+      RaContext again = ctx;
+      ra_build_interference(sh, again, limit);
+      const char *how = limit ? "the matrix build" : "the row build";
+      if (again.adj.start != ctx.adj.start || again.adj.list != ctx.adj.list)
+         return std::string(how) + " gives other interference lists";
+      if (again.chan_excl.start != ctx.chan_excl.start ||
+          again.chan_excl.list != ctx.chan_excl.list)
+         return std::string(how) + " gives other channel exclusions";
+      if (again.def_order != ctx.def_order || again.loop_depth != ctx.loop_depth)
+         return std::string(how) + " gives another definition order or loop depth";
+   }
+   return "";
+}
+
 /* parse -> ssa -> dce -> ra on one plain program; the checker must accept
  * every allocation ra_init returns. */
 void run_stage(const Program &prog, const ShaderInfo &info, const std::string &what,
@@ -1176,6 +1198,10 @@ void run_stage(const Program &prog, const ShaderInfo &info, const std::string &w
          return;
       }
       if (std::string bad = order_problem(*sh, ctx); !bad.empty()) {
+         st.failures += what + ": " + bad + "\n";
+         return;
+      }
+      if (std::string bad = graph_builds_differ(*sh, ctx); !bad.empty()) {
          st.failures += what + ": " + bad + "\n";
          return;
       }

@@ -170,8 +170,13 @@ std::set<const Node *> live_instructions(const RegionShader &sh, std::vector<boo
  * interference graph, def order and loop depth of every value, into ctx
  * (numbering must be current).  Interference edges are added at each
  * definition against the values live after it, so the cost is the sum of
- * live-set sizes at definitions, not quadratic in the number of values. */
-void ra_build_interference(const RegionShader &sh, RaContext &ctx);
+ * live-set sizes at definitions, not quadratic in the number of values.
+ * A graph of up to `matrix_values` values is gathered in a bit matrix, a
+ * larger one as rows of neighbours; both give the same lists (a parameter
+ * so that tests can compare the two). */
+constexpr unsigned kRaMatrixValues = 2048;
+void ra_build_interference(const RegionShader &sh, RaContext &ctx,
+                           unsigned matrix_values = kRaMatrixValues);
 bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b);
 /* An ALU MOV without modifiers, predicate or relative source: its result
  * is its source's bits, so the two may share a register while both live. */

@@ -896,7 +896,7 @@ static void build_lists(unsigned nv, const std::vector<std::pair<unsigned, unsig
       out.list[pos[p.first]++] = p.second;
 }
 
-void ra_build_interference(const RegionShader &sh, RaContext &ctx)
+void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matrix_values)
 {
    unsigned nv = sh.num_values();
    ctx.num_values = nv;
@@ -913,12 +913,11 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx)
    LiveWalk w{sh, ctx, var_alloc, matrix};
    w.exit_set.assign(sh.regions.size(), {});
    w.entry_set.assign(sh.regions.size(), {});
-   /* Values up to kDirectValues: setting two bits per edge and scanning
+   /* Values up to kRaMatrixValues: setting two bits per edge and scanning
     * the matrix (at most 512 KiB, kept across shaders) costs less than
     * recording rows and sorting them for a typical shader that size
     * (measured: a corpus shader of 1024 to 2048 values still gains). */
-   constexpr unsigned kDirectValues = 2048;
-   if (nv <= kDirectValues) {
+   if (nv <= matrix_values) {
       w.direct = true;
       w.words = (size_t(nv) + 63) / 64;
       if (matrix.size() < nv * w.words)
