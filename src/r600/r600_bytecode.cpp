@@ -113,20 +113,8 @@ std::string_view chip_class_name(ChipClass cls)
    return "?";
 }
 
-int alu_opcode(ChipClass cls, AluOp op)
-{
-   const AluOpInfo &info = alu_op_info(op);
-   return info.slots[chip_index(cls)] ? info.opcode[chip_index(cls) >> 1] : -1;
-}
-
 int fetch_opcode(ChipClass cls, FetchOp op) { return fetch_op_info(op).opcode[chip_index(cls)]; }
 int cf_opcode(ChipClass cls, CfOp op) { return cf_op_info(op).opcode[chip_index(cls)]; }
-unsigned alu_slots(ChipClass cls, AluOp op) { return alu_op_info(op).slots[chip_index(cls)]; }
-
-bool alu_is_trans_only(ChipClass cls, AluOp op)
-{
-   return cls != ChipClass::Cayman && alu_slots(cls, op) == kSlotS;
-}
 
 std::optional<AluOp> alu_op_from_opcode(ChipClass cls, bool op3, unsigned opcode)
 {

@@ -37,14 +37,26 @@ inline constexpr bool is_eg_or_later(ChipClass cls) { return cls >= ChipClass::E
 /* Cayman has no trans unit: groups have 4 slots. */
 inline unsigned slots_per_group(ChipClass cls) { return cls == ChipClass::Cayman ? 4 : 5; }
 
-/* Opcode numbers of an operation on a chip class; -1 when it does not exist. */
-int alu_opcode(ChipClass cls, AluOp op);
+/* Opcode numbers of an operation on a chip class; -1 when it does not
+ * exist.  The ALU ones are table reads that the assembler, the validator
+ * and sb's schedulers ask for every instruction: inline. */
+inline unsigned alu_slots(ChipClass cls, AluOp op) /* AluSlotBits; 0 = absent */
+{
+   return alu_op_info(op).slots[chip_index(cls)];
+}
+inline int alu_opcode(ChipClass cls, AluOp op)
+{
+   const AluOpInfo &info = alu_op_info(op);
+   return info.slots[chip_index(cls)] ? info.opcode[chip_index(cls) >> 1] : -1;
+}
 int fetch_opcode(ChipClass cls, FetchOp op);
 int cf_opcode(ChipClass cls, CfOp op);
-unsigned alu_slots(ChipClass cls, AluOp op); /* AluSlotBits; 0 = absent */
 inline bool alu_is_op3(AluOp op) { return alu_op_info(op).num_src == 3; }
 /* Only in the trans slot (never on Cayman, which has none). */
-bool alu_is_trans_only(ChipClass cls, AluOp op);
+inline bool alu_is_trans_only(ChipClass cls, AluOp op)
+{
+   return cls != ChipClass::Cayman && alu_slots(cls, op) == kSlotS;
+}
 
 /* Reverse lookups used when decoding. */
 std::optional<AluOp> alu_op_from_opcode(ChipClass cls, bool op3, unsigned opcode);
