@@ -229,6 +229,10 @@ struct Gcm {
 
    void run(Node *n)
    {
+      /* A clause holds groups, fetches and psis, never a loop or a clause:
+       * nothing below it to sink or hoist from (most nodes are there). */
+      if (n->kind == NodeKind::Cf)
+         return;
       if (kSinkAlu)
          moved += sink_alu_below_fetches(n);
       for (size_t i = 0; i < n->children.size(); i++) {
