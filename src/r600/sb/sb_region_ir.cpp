@@ -66,14 +66,17 @@ Node *RegionShader::create_region(bool loop)
    return r;
 }
 
-int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
+/* var_id but for a GPR channel it has already seen: out of line, so that
+ * the common case does not pay on every call for saving the registers
+ * the rest needs. */
+[[gnu::noinline]] static int var_id_slow(RegionShader &sh, VarKind kind, unsigned index,
+                                         unsigned chan)
 {
-   /* GPR channels are most operands: a flat table instead of a tree lookup. */
-   const bool fast = kind == VarKind::Gpr && index < kFastGprs && chan < 4;
-   if (fast) {
-      if (gpr_var.empty())
-         gpr_var.assign(kFastGprs * 4, -1);
-      int &slot = gpr_var[index * 4 + chan];
+   std::vector<Var> &vars = sh.vars;
+   if (kind == VarKind::Gpr && index < RegionShader::kFastGprs && chan < 4) {
+      if (sh.gpr_var.empty())
+         sh.gpr_var.assign(RegionShader::kFastGprs * 4, -1);
+      int &slot = sh.gpr_var[index * 4 + chan];
       if (slot < 0) {
          vars.push_back(Var{kind, index, chan});
          slot = int(vars.size() - 1);
@@ -91,13 +94,25 @@ int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
          return int(index);
    }
    auto key = std::make_tuple(int(kind), index, chan);
-   auto it = var_map.find(key);
-   if (it != var_map.end())
+   auto it = sh.var_map.find(key);
+   if (it != sh.var_map.end())
       return it->second;
    vars.push_back(Var{kind, index, chan});
    int id = int(vars.size() - 1);
-   var_map.emplace(key, id);
+   sh.var_map.emplace(key, id);
    return id;
+}
+
+int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
+{
+   /* GPR channels are most operands: a flat table instead of a tree lookup
+    * (var_id_slow makes the table and its entries). */
+   if (kind == VarKind::Gpr && index < kFastGprs && chan < 4 && !gpr_var.empty()) {
+      const int id = gpr_var[index * 4 + chan];
+      if (id >= 0)
+         return id;
+   }
+   return var_id_slow(*this, kind, index, chan);
 }
 
 AluInstr *RegionShader::new_alu(AluOp op)
@@ -111,8 +126,10 @@ Value RegionShader::new_temp()
 {
    Value v;
    v.kind = ValueKind::Var;
-   /* Temp variables are keyed by a fresh index so each is its own variable. */
-   v.var = var_id(VarKind::Temp, unsigned(vars.size()), 0);
+   /* Temp variables are keyed by a fresh index so each is its own variable:
+    * what var_id(VarKind::Temp, vars.size(), 0) does, without the lookup. */
+   v.var = int(vars.size());
+   vars.push_back(Var{VarKind::Temp, unsigned(v.var), 0});
    if (version_count.size() < vars.size())
       version_count.resize(vars.size(), 0);
    v.version = ++version_count[v.var];
