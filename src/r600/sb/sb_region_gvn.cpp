@@ -420,7 +420,9 @@ struct DotKeyHash {
  * removed last-in first-out, and clearing the slot of the newest entry is
  * a correct deletion for linear probing (any key probing past that slot
  * was inserted after it, and is already gone).  One allocation per growth
- * instead of one node per entry. */
+ * instead of one node per entry.  A slot is only the entry and its hash:
+ * growing moves eight bytes a slot and hashes nothing again, and a probe
+ * compares a key only when the hashes agree. */
 template <class Key, class Hash> class ScopedTable {
  public:
    /* `hash` is Hash{}(k): a key looked up and then inserted is hashed once. */
@@ -428,11 +430,12 @@ template <class Key, class Hash> class ScopedTable {
    {
       if (slots_.empty())
          return nullptr;
-      for (size_t h = hash & mask_;; h = (h + 1) & mask_) {
+      const uint32_t h32 = uint32_t(hash);
+      for (size_t h = h32 & mask_;; h = (h + 1) & mask_) {
          const Slot &sl = slots_[h];
          if (sl.entry < 0)
             return nullptr;
-         if (sl.key == k)
+         if (sl.hash == h32 && keys_[sl.entry] == k)
             return &vals_[sl.entry];
       }
    }
@@ -442,12 +445,14 @@ template <class Key, class Hash> class ScopedTable {
    {
       if ((vals_.size() + 1) * 2 > slots_.size())
          grow();
-      size_t h = hash & mask_;
+      const uint32_t h32 = uint32_t(hash);
+      size_t h = h32 & mask_;
       for (; slots_[h].entry >= 0; h = (h + 1) & mask_)
-         if (slots_[h].key == k)
+         if (slots_[h].hash == h32 && keys_[slots_[h].entry] == k)
             return false;
-      slots_[h].key = k;
+      slots_[h].hash = h32;
       slots_[h].entry = int32_t(vals_.size());
+      keys_.push_back(k);
       vals_.push_back(v);
       where_.push_back(uint32_t(h));
       return true;
@@ -461,14 +466,15 @@ template <class Key, class Hash> class ScopedTable {
       while (vals_.size() > n) {
          slots_[where_.back()].entry = -1;
          where_.pop_back();
+         keys_.pop_back();
          vals_.pop_back();
       }
    }
 
  private:
    struct Slot {
-      Key key{};
-      int32_t entry = -1; /* index into vals_, -1: empty */
+      uint32_t hash = 0; /* the low half of Hash{}(key) */
+      int32_t entry = -1; /* index into keys_ and vals_, -1: empty */
    };
 
    void grow()
@@ -482,7 +488,7 @@ template <class Key, class Hash> class ScopedTable {
        * that order, which keeps the last-in first-out deletion valid. */
       for (size_t e = 0; e < where_.size(); e++) {
          const Slot &o = old[where_[e]];
-         size_t h = Hash{}(o.key) & mask_;
+         size_t h = o.hash & mask_;
          while (slots_[h].entry >= 0)
             h = (h + 1) & mask_;
          slots_[h] = o;
@@ -492,7 +498,8 @@ template <class Key, class Hash> class ScopedTable {
 
    std::vector<Slot> slots_;
    size_t mask_ = 0;
-   std::vector<Value> vals_;     /* by entry, insertion order */
+   std::vector<Key> keys_;       /* by entry, insertion order */
+   std::vector<Value> vals_;     /* by entry */
    std::vector<uint32_t> where_; /* by entry: its slot */
 };
 
