@@ -11,8 +11,9 @@
  *
  * Per ALU group (all slots read before any writes): first every operand is
  * rewritten through the copy map, then each instruction is folded or
- * simplified, then looked up; table entries and copies are recorded only
- * after the whole group, so no slot reads a value defined in its own group.
+ * simplified, then looked up; table entries become visible and copies are
+ * recorded only after the whole group, so no slot reads a value defined in
+ * its own group.
  * A repeated computation becomes `MOV dst = first`, whose uses then read
  * the first result; dce_cleanup removes what is left dead.
  *
@@ -23,6 +24,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -425,8 +427,9 @@ struct DotKeyHash {
  * compares a key only when the hashes agree. */
 template <class Key, class Hash> class ScopedTable {
  public:
-   /* `hash` is Hash{}(k): a key looked up and then inserted is hashed once. */
-   const Value *find(const Key &k, size_t hash) const
+   /* `hash` is Hash{}(k): a key looked up and then inserted is hashed once.
+    * Entries from the `visible`-th on are not found. */
+   const Value *find(const Key &k, size_t hash, size_t visible = SIZE_MAX) const
    {
       if (slots_.empty())
          return nullptr;
@@ -435,8 +438,9 @@ template <class Key, class Hash> class ScopedTable {
          const Slot &sl = slots_[h];
          if (sl.entry < 0)
             return nullptr;
+         /* Keys are unique: no other entry can match. */
          if (sl.hash == h32 && keys_[sl.entry] == k)
-            return &vals_[sl.entry];
+            return size_t(sl.entry) < visible ? &vals_[sl.entry] : nullptr;
       }
    }
 
@@ -516,15 +520,8 @@ struct Gvn {
    /* Whole dot products (reduction groups), scoped like `table`. */
    ScopedTable<DotKey, DotKeyHash> dot_table;
    std::vector<size_t> dot_scope_marks;
-   /* Scratch reused across groups and instructions (no allocation each):
-    * a group's new table entries (its dst values stay put until the group
-    * is done), a rule's replacement operands. */
-   struct Pending {
-      ValueKey key;
-      size_t hash;
-      const Value *value;
-   };
-   std::vector<Pending> pending;
+   /* Scratch reused across instructions (no allocation each): a rule's
+    * replacement operands. */
    ValueList rule_out;
 
    explicit Gvn(RegionShader &s) : sh(s) {}
@@ -987,7 +984,9 @@ struct Gvn {
          return;
       }
 
-      pending.clear();
+      /* No slot reads a value its own group defines: the group's entries go
+       * in as they come, but lookups see only those of earlier groups. */
+      const size_t visible = table.size();
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu || fixed || !simple_instr(a))
             continue;
@@ -999,7 +998,7 @@ struct Gvn {
          if (!key)
             continue;
          const size_t hash = ValueKeyHash{}(*key);
-         if (const Value *first = table.find(*key, hash)) {
+         if (const Value *first = table.find(*key, hash, visible)) {
             replace(a, AluOp::MOV, *first, false);
             continue;
          }
@@ -1007,10 +1006,8 @@ struct Gvn {
           * read elsewhere in place of a recomputation. */
          const Value &d = a->dst[0];
          if (!var_in_array(sh, d.var))
-            pending.push_back(Pending{*key, hash, &d});
+            table.insert(*key, hash, d);
       }
-      for (const Pending &p : pending)
-         table.insert(p.key, p.hash, *p.value);
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
             continue;
