@@ -40,14 +40,13 @@ namespace {
 
 constexpr uint32_t kSign = 0x80000000u;
 
-/* Bits an operand reads when it is a compile-time constant (kcache is not:
- * its contents are only known at draw time). */
-std::optional<uint32_t> const_bits(const Value &v)
+/* const_bits of an inline or literal operand. */
+std::optional<uint32_t> immediate_bits(const Value &v)
 {
    uint32_t b;
    if (v.kind == ValueKind::Literal) {
       b = v.literal;
-   } else if (v.kind == ValueKind::Inline) {
+   } else {
       switch (v.literal) {
       case kSrc_0: b = 0; break;
       case kSrc_1: b = f2u(1.0f); break;
@@ -56,8 +55,6 @@ std::optional<uint32_t> const_bits(const Value &v)
       case kSrc_0_5: b = f2u(0.5f); break;
       default: return std::nullopt;
       }
-   } else {
-      return std::nullopt;
    }
    /* The hardware applies the modifiers as sign-bit operations. */
    if (v.abs)
@@ -65,6 +62,16 @@ std::optional<uint32_t> const_bits(const Value &v)
    if (v.neg)
       b ^= kSign;
    return b;
+}
+
+/* Bits an operand reads when it is a compile-time constant (kcache is not:
+ * its contents are only known at draw time).  Asked for most operands, most
+ * of which are registers: that answer without a call. */
+inline std::optional<uint32_t> const_bits(const Value &v)
+{
+   if (v.kind != ValueKind::Literal && v.kind != ValueKind::Inline)
+      return std::nullopt;
+   return immediate_bits(v);
 }
 
 /* A constant operand reading `bits`: an inline selector when one (possibly
