@@ -165,15 +165,21 @@ struct Parser {
             const unsigned nsrc = info.num_src;
             const unsigned flags = info.flags;
             const bool pred_write = flags & (AF_PRED | AF_PRED_PUSH); /* alu_writes_pred */
-            a->src.reserve(std::min(nsrc, 3u) + (in.pred_sel == 2 || in.pred_sel == 3));
-            a->dst.reserve(1 + ((flags & AF_MOVA) != 0) + (pred_write && in.update_exec_mask) +
-                           (pred_write && in.update_pred));
+            /* Beyond the three operands a list keeps inline, it grows once:
+             * only an op3 that is predicated, or a predicate write with
+             * more results, gets there. */
+            const bool predicated = in.pred_sel == 2 || in.pred_sel == 3;
+            if (nsrc >= 3 && predicated)
+               a->src.reserve(4);
+            if (pred_write)
+               a->dst.reserve(1 + ((flags & AF_MOVA) != 0) + in.update_exec_mask +
+                              in.update_pred);
             /* Operands are filled where they live: Value is large, and a
              * temporary cost a move and a destructor each. */
             for (unsigned k = 0; k < nsrc && k < 3; k++)
                if (!alu_src(i, cf, g, in, in.src[k], prev, a->src.emplace_back()))
                   return false;
-            if (in.pred_sel == 2 || in.pred_sel == 3)
+            if (predicated)
                put_var(a->src.emplace_back(), VarKind::Pred, 0, 0);
             Value &d = a->dst.emplace_back();
             if (in.dst.write || nsrc == 3) { /* alu_is_op3 */
