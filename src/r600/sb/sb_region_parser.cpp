@@ -426,11 +426,63 @@ struct Parser {
 
 } // namespace
 
+namespace {
+
+/* Calls rel(gpr) for every relatively addressed GPR base the program
+ * names and, unless RelOnly, use(gpr) for every other GPR it names (the
+ * last one of an export burst among them). */
+template <bool RelOnly, typename Rel, typename Use>
+void for_each_gpr(const Program &prog, Rel &&rel, Use &&use)
+{
+   auto name = [&](unsigned gpr, bool is_rel) {
+      if (is_rel)
+         rel(gpr);
+      else if constexpr (!RelOnly)
+         use(gpr);
+   };
+   for (const CfInstr &cf : prog.cf) {
+      for (const AluGroup &g : cf.groups)
+         for (const AluInstr &in : g.instrs) {
+            const unsigned nsrc = alu_op_info(in.op).num_src;
+            for (unsigned k = 0; k < nsrc && k < 3; k++) {
+               if (RelOnly && !in.src[k].rel)
+                  continue;
+               if (src_kind(prog.chip, in.src[k].sel) == SrcKind::Gpr)
+                  name(in.src[k].sel, in.src[k].rel);
+            }
+            if (in.dst.write || nsrc == 3) /* alu_is_op3 */
+               name(in.dst.gpr, in.dst.rel);
+         }
+      for (const FetchInstr &f : cf.fetches) {
+         if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
+            name(t->src_gpr, t->src_rel);
+            name(t->dst_gpr, t->dst_rel);
+         } else {
+            const VtxInstr &v = std::get<VtxInstr>(f);
+            name(v.src_gpr, v.src_rel);
+            name(v.dst_gpr, v.dst_rel);
+         }
+      }
+      const CfEncoding enc = cf_op_info(cf.op).enc;
+      if (enc == CfEncoding::Export || enc == CfEncoding::Mem) {
+         if (cf.exp.rw_rel)
+            rel(cf.exp.gpr);
+         if constexpr (!RelOnly)
+            use(cf.exp.gpr + cf.exp.burst_count - 1u);
+      }
+   }
+}
+
+} // namespace
+
 std::vector<RelArray> infer_rel_arrays(const Program &prog)
 {
    /* Without declarations, any register from the lowest relative base up
     * may be reached: one array from there to the highest GPR the program
-    * names.  Conservative, but it keeps every such register in place. */
+    * names.  Conservative, but it keeps every such register in place.
+    * Most programs address nothing relatively: a first pass looks only at
+    * the relative flags, and only a program with one scans for the highest
+    * register. */
    int lo = -1, hi = -1;
    auto use = [&](unsigned gpr) {
       if (gpr < 123 && int(gpr) > hi)
@@ -441,41 +493,9 @@ std::vector<RelArray> infer_rel_arrays(const Program &prog)
          lo = int(gpr);
       use(gpr);
    };
-   for (const CfInstr &cf : prog.cf) {
-      for (const AluGroup &g : cf.groups)
-         for (const AluInstr &in : g.instrs) {
-            for (unsigned k = 0; k < alu_op_info(in.op).num_src && k < 3; k++) {
-               if (src_kind(prog.chip, in.src[k].sel) != SrcKind::Gpr)
-                  continue;
-               if (in.src[k].rel)
-                  rel(in.src[k].sel);
-               else
-                  use(in.src[k].sel);
-            }
-            if (in.dst.write || alu_is_op3(in.op)) {
-               if (in.dst.rel)
-                  rel(in.dst.gpr);
-               else
-                  use(in.dst.gpr);
-            }
-         }
-      for (const FetchInstr &f : cf.fetches) {
-         if (const TexInstr *t = std::get_if<TexInstr>(&f)) {
-            t->src_rel ? rel(t->src_gpr) : use(t->src_gpr);
-            t->dst_rel ? rel(t->dst_gpr) : use(t->dst_gpr);
-         } else {
-            const VtxInstr &v = std::get<VtxInstr>(f);
-            v.src_rel ? rel(v.src_gpr) : use(v.src_gpr);
-            v.dst_rel ? rel(v.dst_gpr) : use(v.dst_gpr);
-         }
-      }
-      const CfEncoding enc = cf_op_info(cf.op).enc;
-      if (enc == CfEncoding::Export || enc == CfEncoding::Mem) {
-         if (cf.exp.rw_rel)
-            rel(cf.exp.gpr);
-         use(cf.exp.gpr + cf.exp.burst_count - 1u);
-      }
-   }
+   for_each_gpr<true>(prog, rel, use);
+   if (lo >= 0)
+      for_each_gpr<false>(prog, rel, use);
    if (lo < 0)
       return {};
    return {RelArray{unsigned(lo), unsigned(std::max(hi, lo) - lo + 1)}};
