@@ -870,13 +870,15 @@ struct Gvn {
       return k;
    }
 
-   std::optional<ValueKey> value_key(const Node *a) const
+   /* Fills `key` (default-constructed) where it lives: a returned key
+    * is a copy of seven words per instruction.  False when the instruction
+    * has no key. */
+   bool value_key(const Node *a, ValueKey &key) const
    {
       const AluInstr &in = *a->alu;
       for (const Value &v : a->src)
          if (v.kind == ValueKind::KCache && !v.resolved)
-            return std::nullopt;
-      ValueKey key;
+            return false;
       key.op = uint32_t(in.op);
       key.clamp = in.dst.clamp;
       key.omod = uint8_t(in.dst.omod);
@@ -886,7 +888,7 @@ struct Gvn {
          key.ops[i] = key_operand(a->src[i]);
       if (n >= 2 && key.ops[1] < key.ops[0] && commutative(sh.chip, in.op))
          std::swap(key.ops[0], key.ops[1]);
-      return key;
+      return true;
    }
 
    /* A dot product the same operands computed before (the ubershaders'
@@ -1001,11 +1003,11 @@ struct Gvn {
             ;
          if (a->alu->op == AluOp::MOV && !a->alu->dst.clamp && !a->alu->dst.omod)
             continue;
-         auto key = value_key(a);
-         if (!key)
+         ValueKey key;
+         if (!value_key(a, key))
             continue;
-         const size_t hash = ValueKeyHash{}(*key);
-         if (const Value *first = table.find(*key, hash, visible)) {
+         const size_t hash = ValueKeyHash{}(key);
+         if (const Value *first = table.find(key, hash, visible)) {
             replace(a, AluOp::MOV, *first, false);
             continue;
          }
@@ -1013,7 +1015,7 @@ struct Gvn {
           * read elsewhere in place of a recomputation. */
          const Value &d = a->dst[0];
          if (!var_in_array(sh, d.var))
-            table.insert(*key, hash, d);
+            table.insert(key, hash, d);
       }
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
