@@ -782,11 +782,11 @@ struct Gvn {
    {
       const AluInstr &in = *a->alu;
       const AluOp op = in.op;
+      if (op == AluOp::MOV)
+         return false;
       const unsigned nsrc = alu_op_info(op).num_src;
       const bool mods = in.dst.clamp || in.dst.omod;
       const bool keep_mods = !int_result(op);
-      if (op == AluOp::MOV)
-         return false;
 
       /* All operands constant: evaluate as the emulator does. */
       uint32_t k[3] = {};
