@@ -10,6 +10,7 @@
  * constant operands.
  */
 #include <algorithm>
+#include <array>
 
 #include "r600/sb/sb_passes.h"
 
@@ -464,28 +465,24 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
    return true;
 }
 
-/* Depth first over instructions [i, end) around the claims in `ports`,
- * as SwizzleSearch::place, but claiming in place and undoing on the way
- * back (`ports` is as it came when false is returned).  Only whether an
- * assignment exists matters here, not which one. */
+/* Whether instructions [i, end) can be added around the claims in
+ * `ports`: first_fit in index order (`ports` is as it came when false is
+ * returned).  Only whether an assignment exists matters here, and whether
+ * it needed a swizzle other than 0 (finish() then searches again). */
 bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
 {
-   if (i == end)
-      return true;
-   for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
-      const Choice &ch = choice(i, bs);
-      if (ch.n == kBad)
-         continue;
-      uint8_t set[3];
-      unsigned nset;
-      if (claim_in_place(ch, ports, set, nset) && extend(i + 1, end, ports)) {
-         extended_nonzero_ |= bs != 0;
-         return true;
-      }
-      while (nset)
-         ports[set[--nset]] = -1;
-   }
-   return false;
+   static constexpr std::array<uint8_t, kMax> kInOrder = [] {
+      std::array<uint8_t, kMax> a{};
+      for (unsigned k = 0; k < kMax; k++)
+         a[k] = uint8_t(k);
+      return a;
+   }();
+   uint8_t chosen[kMax];
+   if (!first_fit(kInOrder.data(), i, end, ports, chosen))
+      return false;
+   for (unsigned k = i; k < end; k++)
+      extended_nonzero_ |= chosen[k] != 0;
+   return true;
 }
 
 /* Every GPR operand claims a port of its channel (one per cycle, three)
