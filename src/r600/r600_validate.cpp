@@ -105,8 +105,8 @@ void Validator::gpr_port_error(unsigned ci, unsigned gi, unsigned slot, unsigned
                                unsigned chan, unsigned cycle, const char *swz, int taken)
 {
    error(ci, gi, slot,
-         std::string("bank swizzle ") + swz + " reads " + src_name(chip_, sel, chan) + " in cycle " +
-             std::to_string(cycle) + " where R" + std::to_string(taken) + "." +
+         std::string("bank swizzle ") + swz + " reads " + src_name(chip_, sel, chan) +
+             " in cycle " + std::to_string(cycle) + " where R" + std::to_string(taken) + "." +
              "xyzw"[chan & 3] + " is already read");
 }
 

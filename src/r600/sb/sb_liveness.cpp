@@ -34,8 +34,8 @@ inline void reset_reg(LiveSet &s, unsigned gpr, unsigned chan)
 
 /* The walks below run backwards through a CF instruction and tell a
  * sink what they see: a write kills its channel (write_all a set of
- * them), a read makes it live, a relative read makes everything live.  Two sinks: the live set itself
- * (one sweep, no loops), and a Transfer. */
+ * them), a read makes it live, a relative read makes everything live.
+ * Two sinks: the live set itself (one sweep, no loops), and a Transfer. */
 struct DirectLive {
    LiveSet &live;
    void write(unsigned gpr, unsigned chan) { reset_reg(live, gpr, chan); }
