@@ -377,6 +377,10 @@ struct Converter {
    std::vector<uint32_t> same_as_gen;
    std::vector<ValueKey> same_as_to;
    std::unordered_map<ValueKey, ValueKey, ValueKeyHash> same_as_new;
+   /* By variable: then_op_gen when a value of it is renamed for this if.
+    * Most ELSE operands read no renamed value; this answers that for them
+    * without numbering the value. */
+   std::vector<uint32_t> renamed_var_gen;
    bool same_as_any = false; /* for the if being converted */
    std::vector<Node *> spare_list; /* run()'s rebuilt children list */
    /* GroupInfo of the groups checked so far; a group's Node::scratch is its
@@ -741,7 +745,8 @@ struct Converter {
          return nullptr;
       };
       auto rename = [&](Value &v) {
-         if (v.kind != ValueKind::Var)
+         if (v.kind != ValueKind::Var || size_t(v.var) >= renamed_var_gen.size() ||
+             renamed_var_gen[size_t(v.var)] != then_op_gen)
             return;
          const ValueKey *to = nullptr;
          if (const unsigned id = value_id(v); id < same_as_gen.size()) {
@@ -778,6 +783,9 @@ struct Converter {
                      } else {
                         same_as_new[{d.var, d.version}] = {t.var, t.version};
                      }
+                     if (renamed_var_gen.size() <= size_t(d.var))
+                        renamed_var_gen.resize(size_t(d.var) + 1, 0);
+                     renamed_var_gen[size_t(d.var)] = then_op_gen;
                      same_as_any = true;
                      shared++;
                   }
