@@ -367,7 +367,12 @@ struct Converter {
    /* try_convert's tables for sharing work, members so that each if
     * reuses their storage: THEN's work by key (the first instruction with
     * each) and the ops THEN's work uses (then_op_mark[op] == then_op_gen). */
-   std::vector<std::pair<uint64_t, const Node *>> then_work; /* by work_hash, stable */
+   struct ThenWork {
+      uint64_t hash; /* work_hash */
+      uint32_t seq;  /* position on the THEN side */
+      const Node *alu;
+   };
+   std::vector<ThenWork> then_work; /* by hash, then seq */
    std::vector<unsigned> then_op_mark;
    unsigned then_op_gen = 0;
    /* ELSE values renamed to THEN's.  Once one is, every Var operand on the
@@ -726,22 +731,24 @@ struct Converter {
                if (g->kind == NodeKind::AluGroup && !group_info(g).whole)
                   for (const Node *a : g->children)
                      if (uint64_t h; work_hash(a, h)) {
-                        then_work.emplace_back(h, a);
+                        then_work.push_back({h, uint32_t(then_work.size()), a});
                         const size_t op = size_t(a->alu->op);
                         if (then_op_mark.size() <= op)
                            then_op_mark.resize(op + 1, 0);
                         then_op_mark[op] = then_op_gen;
                      }
-      /* Stable: of THEN instructions doing the same work, the first is the
-       * one ELSE's are renamed to. */
-      std::stable_sort(then_work.begin(), then_work.end(),
-                       [](const auto &x, const auto &y) { return x.first < y.first; });
+      /* Of THEN instructions doing the same work, the first is the one
+       * ELSE's are renamed to: equal hashes stay in THEN's order (seq
+       * rather than stable_sort, which takes a buffer from the heap). */
+      std::sort(then_work.begin(), then_work.end(), [](const ThenWork &x, const ThenWork &y) {
+         return x.hash < y.hash || (x.hash == y.hash && x.seq < y.seq);
+      });
       auto then_same = [&](const Node *a, uint64_t h) -> const Node * {
          auto it = std::lower_bound(then_work.begin(), then_work.end(), h,
-                                    [](const auto &x, uint64_t k) { return x.first < k; });
-         for (; it != then_work.end() && it->first == h; ++it)
-            if (same_work(it->second, a))
-               return it->second;
+                                    [](const ThenWork &x, uint64_t k) { return x.hash < k; });
+         for (; it != then_work.end() && it->hash == h; ++it)
+            if (same_work(it->alu, a))
+               return it->alu;
          return nullptr;
       };
       auto rename = [&](Value &v) {
