@@ -334,6 +334,20 @@ struct GroupInfo {
    bool whole = false; /* alu_group_is_fixed with more than one instruction */
 };
 
+/* What side_ok learned from one ALU clause, so that the clause a converted
+ * if moved its sides into is not walked group by group again at the next
+ * level out (in a chain of if/else-if it holds every inner level's work).
+ * The groups [head, end) add up to groups/alu/copies and none has a
+ * reason to stay; those before head and from end on are still to be
+ * looked at (the clause's own groups and the selects, which side_ok checks
+ * only when some if outside asks).  Valid while the clause has `size`
+ * groups. */
+struct ClauseSum {
+   const Node *cf = nullptr;
+   size_t size = 0, head = 0, end = 0;
+   unsigned groups = 0, alu = 0, copies = 0;
+};
+
 struct Converter {
    Converter(RegionShader &shader, std::map<std::string, unsigned> *kept_why)
       : sh(shader), kept(kept_why)
@@ -392,6 +406,9 @@ struct Converter {
     * index + 1.  Scratch is left over from earlier passes until then, so an
     * entry counts only when it names the group: nothing clears the tree. */
    std::vector<GroupInfo> group_infos;
+   /* ClauseSums, found as group_infos are (a clause's scratch is its index
+    * + 1; clauses and groups are distinct nodes). */
+   std::vector<ClauseSum> clause_sums;
    std::map<std::string, unsigned> *kept = nullptr;
    mutable const char *why = nullptr;
 
@@ -537,16 +554,63 @@ struct Converter {
             }
          }
          cost.clauses++;
-         for (const Node *g : cf->children) {
-            const GroupInfo &gi = group_info(g);
-            if (gi.why)
-               return no(gi.why);
-            cost.groups++;
-            cost.alu += gi.alu;
-            cost.copies += gi.copies;
+         const std::vector<Node *> &groups = cf->children;
+         ClauseSum *sum = clause_sum(cf);
+         if (!sum) {
+            if (!add_groups(groups, 0, groups.size(), cost))
+               return false;
+            continue;
          }
+         const SideCost before = cost;
+         if (!add_groups(groups, 0, sum->head, cost))
+            return false;
+         cost.groups += sum->groups;
+         cost.alu += sum->alu;
+         cost.copies += sum->copies;
+         if (!add_groups(groups, sum->end, groups.size(), cost))
+            return false;
+         /* Every group is fine now: the next level out takes the sum. */
+         sum->head = 0;
+         sum->end = groups.size();
+         sum->groups = cost.groups - before.groups;
+         sum->alu = cost.alu - before.alu;
+         sum->copies = cost.copies - before.copies;
       }
       return true;
+   }
+
+   /* side_ok over the groups [first, end) of one ALU clause. */
+   bool add_groups(const std::vector<Node *> &groups, size_t first, size_t end, SideCost &cost)
+   {
+      for (size_t i = first; i < end; i++) {
+         const GroupInfo &gi = group_info(groups[i]);
+         if (gi.why)
+            return no(gi.why);
+         cost.groups++;
+         cost.alu += gi.alu;
+         cost.copies += gi.copies;
+      }
+      return true;
+   }
+
+   void set_clause_sum(const ClauseSum &sum)
+   {
+      const uint32_t i = sum.cf->scratch;
+      if (i && i <= clause_sums.size() && clause_sums[i - 1].cf == sum.cf) {
+         clause_sums[i - 1] = sum;
+         return;
+      }
+      clause_sums.push_back(sum);
+      sum.cf->scratch = uint32_t(clause_sums.size());
+   }
+
+   ClauseSum *clause_sum(const Node *cf)
+   {
+      const uint32_t i = cf->scratch;
+      if (i && i <= clause_sums.size() && clause_sums[i - 1].cf == cf &&
+          clause_sums[i - 1].size == cf->children.size())
+         return &clause_sums[i - 1];
+      return nullptr;
    }
 
    GroupInfo check_group(const Node *g) const
@@ -908,8 +972,10 @@ struct Converter {
       for (const Node *c : dep_else->children)
          joining += c->children.size();
       cfn->children.reserve(cfn->children.size() + joining);
+      const size_t own = cfn->children.size();
       move_groups(dep_then->children, 0);
       move_groups(dep_else->children, 1);
+      const size_t moved_end = cfn->children.size();
       if (!alu_to && !rd.phi.empty())
          new_clause(cfn->cf_index);
 
@@ -943,6 +1009,20 @@ struct Converter {
          alu_to->children.push_back(g);
          if (same && is_plain_copy(a))
             note_copy(a->dst[0], a, r_first);
+      }
+
+      /* Without fetches every group of both sides went to cfn, and side_ok
+       * above added them up. */
+      if (!then_cost.fetches && !else_cost.fetches) {
+         ClauseSum sum;
+         sum.cf = cfn;
+         sum.size = cfn->children.size();
+         sum.head = own;
+         sum.end = moved_end;
+         sum.groups = then_cost.groups + else_cost.groups;
+         sum.alu = then_cost.alu + else_cost.alu;
+         sum.copies = then_cost.copies + else_cost.copies;
+         set_clause_sum(sum);
       }
 
       /* The PRED_SET was cfn's only work and a fetch came first: an empty
