@@ -815,9 +815,14 @@ struct Converter {
                return it->alu;
          return nullptr;
       };
+      /* Whether v's variable had a value renamed (most operands: no), a
+       * test small enough to sit in the loops below rather than in a call. */
+      auto may_rename = [&](const Value &v) {
+         return v.kind == ValueKind::Var && size_t(v.var) < renamed_var_gen.size() &&
+                renamed_var_gen[size_t(v.var)] == then_op_gen;
+      };
       auto rename = [&](Value &v) {
-         if (v.kind != ValueKind::Var || size_t(v.var) >= renamed_var_gen.size() ||
-             renamed_var_gen[size_t(v.var)] != then_op_gen)
+         if (!may_rename(v))
             return;
          const ValueKey *to = nullptr;
          if (const unsigned id = value_id(v); id < same_as_gen.size()) {
@@ -840,7 +845,8 @@ struct Converter {
             for (Node *a : g->children) {
                if (same_as_any)
                   for (Value &v : a->src)
-                     rename(v);
+                     if (may_rename(v))
+                        rename(v);
                if (whole || a->kind != NodeKind::Alu || !a->alu ||
                    size_t(a->alu->op) >= then_op_mark.size() ||
                    then_op_mark[size_t(a->alu->op)] != then_op_gen)
