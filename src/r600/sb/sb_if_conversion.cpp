@@ -497,7 +497,8 @@ struct Converter {
       VarKind k = sh.vars[d.var].kind;
       if (k != VarKind::Gpr && k != VarKind::Temp)
          return false;
-      return !var_in_array(sh, d.var);
+      /* Most shaders have no arrays: no call per instruction then. */
+      return k != VarKind::Gpr || sh.arrays.empty() || !var_in_array(sh, d.var);
    }
 
    /* Every operand of n may leave its branch. */
