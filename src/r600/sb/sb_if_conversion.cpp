@@ -952,9 +952,11 @@ struct Converter {
        * where it can).  Sides without fetches stay in cfn alone. */
       std::vector<Node *> after; /* new nodes after cfn, in order */
       Node *alu_to = cfn;
+      size_t left = 0; /* groups still to move, and the selects */
       auto new_clause = [&](unsigned cf_index) {
          alu_to = sh.create(NodeKind::Cf);
          alu_to->cf_index = cf_index;
+         alu_to->children.reserve(left); /* as cfn's below */
          after.push_back(alu_to);
       };
       auto move_groups = [&](const std::vector<Node *> &nodes, size_t first) {
@@ -968,6 +970,7 @@ struct Converter {
                if (!alu_to)
                   new_clause(nodes[i]->cf_index);
                alu_to->children.push_back(g);
+               left--;
             }
          }
       };
@@ -979,6 +982,7 @@ struct Converter {
       for (const Node *c : dep_else->children)
          joining += c->children.size();
       cfn->children.reserve(cfn->children.size() + joining);
+      left = joining;
       const size_t own = cfn->children.size();
       move_groups(dep_then->children, 0);
       move_groups(dep_else->children, 1);
