@@ -793,7 +793,8 @@ struct Converter {
       if (else_cost.alu)
          for (const Node *cf : dep_then->children)
             for (const Node *g : cf->children)
-               if (g->kind == NodeKind::AluGroup && !group_info(g).whole)
+               if (g->kind == NodeKind::AluGroup &&
+                   (g->children.size() <= 1 || !group_info(g).whole))
                   for (const Node *a : g->children)
                      if (uint64_t h; work_hash(a, h)) {
                         then_work.push_back({h, uint32_t(then_work.size()), a});
@@ -842,7 +843,9 @@ struct Converter {
          for (Node *g : dep_else->children[i]->children) {
             if (g->kind != NodeKind::AluGroup)
                continue; /* a fetch: its operands are not renamed */
-            const bool whole = group_info(g).whole || !kShareSideWork;
+            /* (A group of one instruction is never whole: no lookup.) */
+            const bool whole =
+               (g->children.size() > 1 && group_info(g).whole) || !kShareSideWork;
             for (Node *a : g->children) {
                if (same_as_any)
                   for (Value &v : a->src)
