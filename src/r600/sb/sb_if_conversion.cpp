@@ -271,16 +271,22 @@ bool same_work(const Node *a, const Node *b)
    return true;
 }
 
-/* A MOV that passes its operand through unchanged. */
-bool is_plain_copy(const Node *a)
+/* is_plain_copy for a MOV node. */
+[[gnu::noinline]] bool is_plain_mov(const Node *a)
 {
-   if (a->kind != NodeKind::Alu || !a->alu || a->alu->op != AluOp::MOV)
-      return false;
    const AluInstr &in = *a->alu;
    if (in.dst.clamp || in.dst.omod || in.pred_sel || a->src.size() != 1 || a->dst.size() != 1)
       return false;
    const Value &s = a->src[0];
    return !s.neg && !s.abs && movable_src(s) && s.kind != ValueKind::None;
+}
+
+/* A MOV that passes its operand through unchanged.  Asked of every node
+ * index() walks and every instruction on a side, most of them no MOV:
+ * that test is inline, the rest (is_plain_mov) is not. */
+inline bool is_plain_copy(const Node *a)
+{
+   return a->kind == NodeKind::Alu && a->alu && a->alu->op == AluOp::MOV && is_plain_mov(a);
 }
 
 /* A fetch that may run for lanes whose branch was not taken: it only
