@@ -932,6 +932,10 @@ struct Converter {
       AluOp sel_op = AluOp::CNDE_INT;
       bool then_first = false; /* select operands: cond, then, else */
       Value bool_val;
+      /* cfn changes below: what side_ok summed of it no longer holds (a
+       * new sum is made once its groups are in). */
+      if (ClauseSum *sum = clause_sum(cfn))
+         sum->cf = nullptr;
       /* (With no phi nothing would be left of an emptied clause.) */
       if (!rd.phi.empty() && direct_condition(pred, sel_op, then_first, bool_val)) {
          pgroup->children.erase(pgroup->children.begin() + long(pslot));
