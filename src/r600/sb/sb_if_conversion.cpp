@@ -281,6 +281,22 @@ bool same_work(const Node *a, const Node *b)
    return !s.neg && !s.abs && movable_src(s) && s.kind != ValueKind::None;
 }
 
+/* One of 64 bits for an instruction's op and first operand, which
+ * same_work compares among others: instructions doing the same work have
+ * the same bit, so an ELSE instruction whose bit no THEN instruction set
+ * needs no work_hash (cheaper than work_hash, and most candidates of a
+ * common op such as MUL read other values than THEN's). */
+inline uint64_t work_bit(const Node *a)
+{
+   uint64_t x = uint64_t(a->alu->op);
+   if (!a->src.empty()) {
+      const Value &v = a->src[0];
+      x ^= uint64_t(v.kind) << 8 ^ uint64_t(uint32_t(v.var)) << 12 ^ uint64_t(v.version) << 40 ^
+           uint64_t(v.literal ^ v.index) << 20;
+   }
+   return uint64_t(1) << ((x * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
 /* A MOV that passes its operand through unchanged.  Asked of every node
  * index() walks and every instruction on a side, most of them no MOV:
  * that test is inline, the rest (is_plain_mov) is not. */
@@ -791,11 +807,13 @@ struct Converter {
       then_work.clear();
       same_as_new.clear();
       same_as_any = false;
-      /* The ops THEN's work uses: an ELSE instruction with another op
-       * cannot match, so its key is not needed.  In a chain of
-       * if/else-if the ELSE side holds all the inner levels' work while
-       * THEN is one arm; without this every level would look up all of it. */
+      /* The ops THEN's work uses, and its work_bits: an ELSE instruction
+       * with another op, or whose bit THEN did not set, cannot match, so
+       * its key is not needed.  In a chain of if/else-if the ELSE side
+       * holds all the inner levels' work while THEN is one arm; without
+       * this every level would hash all of it. */
       then_op_gen++;
+      uint64_t then_bits = 0;
       if (else_cost.alu)
          for (const Node *cf : dep_then->children)
             for (const Node *g : cf->children)
@@ -808,6 +826,7 @@ struct Converter {
                         if (then_op_mark.size() <= op)
                            then_op_mark.resize(op + 1, 0);
                         then_op_mark[op] = then_op_gen;
+                        then_bits |= work_bit(a);
                      }
       /* Of THEN instructions doing the same work, the first is the one
        * ELSE's are renamed to: equal hashes stay in THEN's order (seq
@@ -859,7 +878,8 @@ struct Converter {
                         rename(v);
                if (whole || a->kind != NodeKind::Alu || !a->alu ||
                    size_t(a->alu->op) >= then_op_mark.size() ||
-                   then_op_mark[size_t(a->alu->op)] != then_op_gen)
+                   then_op_mark[size_t(a->alu->op)] != then_op_gen ||
+                   !(then_bits & work_bit(a)))
                   continue;
                if (uint64_t h; work_hash(a, h))
                   if (const Node *t_node = then_same(a, h)) {
