@@ -422,6 +422,11 @@ struct Converter {
     * Most ELSE operands read no renamed value; this answers that for them
     * without numbering the value. */
    std::vector<uint32_t> renamed_var_gen;
+   /* With renamed_var_gen: the version renamed, kManyVersions when more
+    * than one was (a variable such as R0.x has many versions; most
+    * operands read another than the renamed one). */
+   static constexpr unsigned kManyVersions = ~0u;
+   std::vector<unsigned> renamed_var_version;
    bool same_as_any = false; /* for the if being converted */
    std::vector<Node *> spare_list; /* run()'s rebuilt children list */
    /* GroupInfo of the groups checked so far; a group's Node::scratch is its
@@ -845,8 +850,11 @@ struct Converter {
       /* Whether v's variable had a value renamed (most operands: no), a
        * test small enough to sit in the loops below rather than in a call. */
       auto may_rename = [&](const Value &v) {
-         return v.kind == ValueKind::Var && size_t(v.var) < renamed_var_gen.size() &&
-                renamed_var_gen[size_t(v.var)] == then_op_gen;
+         if (v.kind != ValueKind::Var || size_t(v.var) >= renamed_var_gen.size() ||
+             renamed_var_gen[size_t(v.var)] != then_op_gen)
+            return false;
+         const unsigned version = renamed_var_version[size_t(v.var)];
+         return version == v.version || version == kManyVersions;
       };
       auto rename = [&](Value &v) {
          if (!may_rename(v))
@@ -890,8 +898,15 @@ struct Converter {
                      } else {
                         same_as_new[{d.var, d.version}] = {t.var, t.version};
                      }
-                     if (renamed_var_gen.size() <= size_t(d.var))
+                     if (renamed_var_gen.size() <= size_t(d.var)) {
                         renamed_var_gen.resize(size_t(d.var) + 1, 0);
+                        renamed_var_version.resize(size_t(d.var) + 1);
+                     }
+                     unsigned &version = renamed_var_version[size_t(d.var)];
+                     if (renamed_var_gen[size_t(d.var)] != then_op_gen)
+                        version = d.version;
+                     else if (version != d.version)
+                        version = kManyVersions;
                      renamed_var_gen[size_t(d.var)] = then_op_gen;
                      same_as_any = true;
                      shared++;
