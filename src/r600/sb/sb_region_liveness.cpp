@@ -274,12 +274,29 @@ bool ra_value_allocatable(const RegionShader &sh, const Value &v)
 
 namespace {
 
+/* Where a value was live while the rows of a large graph were recorded
+ * (LiveWalk::rows): a member of the walk's set from row `begin` up to, not
+ * including, row `end`.  Spans are the rows' transposition in short form:
+ * the sets change little between two definitions, so a value in a hundred
+ * consecutive rows is one span instead of a hundred entries to sort. */
+struct Span {
+   uint32_t value, begin, end;
+};
+struct SpanLog {
+   std::vector<Span> spans;
+   uint32_t now = 0; /* rows recorded so far */
+};
+
 /* A set of value ids with O(1) insert/erase/lookup and iteration over its
  * members only (Briggs-Torczon sparse set): live sets are small next to
  * the number of values, so neither a bitset scan nor a tree fits. */
 struct LiveSet {
    std::vector<unsigned> dense;
    std::vector<unsigned> pos; /* by value id; valid only if dense agrees */
+   /* With a log (while recording rows): the row each member joined at,
+    * by position in dense; a member leaving closes its span. */
+   SpanLog *log = nullptr;
+   std::vector<uint32_t> since;
 
    explicit LiveSet(unsigned nv) : pos(nv, 0) {}
 
@@ -288,23 +305,64 @@ struct LiveSet {
       unsigned p = pos[v];
       return p < dense.size() && dense[p] == v;
    }
+   void close(size_t p, uint32_t end)
+   {
+      if (end > since[p])
+         log->spans.push_back({dense[p], since[p], end});
+   }
    void insert(unsigned v)
    {
       if (!contains(v)) {
          pos[v] = unsigned(dense.size());
          dense.push_back(v);
+         if (log)
+            since.push_back(log->now);
       }
    }
    void erase(unsigned v)
    {
       if (!contains(v))
          return;
+      if (log) {
+         const unsigned p = pos[v];
+         close(p, log->now);
+         since[p] = since.back();
+         since.pop_back();
+      }
+      drop(v);
+   }
+   /* erase() of a member, for a set without a log. */
+   void drop(unsigned v)
+   {
       unsigned p = pos[v], last = dense.back();
       dense[p] = last;
       pos[last] = p;
       dense.pop_back();
    }
-   void clear() { dense.clear(); }
+   void clear()
+   {
+      if (log)
+         for (size_t p = 0; p < dense.size(); p++)
+            close(p, log->now);
+      dense.clear();
+      since.clear();
+   }
+   /* The members stop being live here (their spans end) and start again
+    * at `rejoin()`: rows recorded in between are not theirs. */
+   void leave()
+   {
+      for (size_t p = 0; p < dense.size(); p++)
+         close(p, log->now);
+   }
+   void rejoin() { std::fill(since.begin(), since.end(), log->now); }
+   /* Member v is not in the row being recorded (`row`, the last one) but
+    * stays a member: its span is cut around that row. */
+   void skip_row(unsigned v, uint32_t row)
+   {
+      const unsigned p = pos[v];
+      close(p, row);
+      since[p] = row + 1;
+   }
    void assign(const std::vector<unsigned> &members)
    {
       clear();
@@ -324,7 +382,6 @@ struct LiveSet {
 };
 
 constexpr unsigned kNoValue = ~0u;
-constexpr size_t kNoPos = ~size_t(0);
 
 struct LiveWalk {
    const RegionShader &sh;
@@ -343,7 +400,9 @@ struct LiveWalk {
     * after another in `nbrs` (its first nbrs_used entries; written in
     * place, grown by doubling).  A definition's whole live set is copied
     * at once, instead of packing a key per edge; adjacency lists are built
-    * from the rows once at the end. */
+    * from the rows once at the end.  `spans` says which rows each value
+    * is in (the live sets log their members' spans while rows are
+    * recorded), so the rows need no transposing. */
    struct Row {
       unsigned value;
       uint32_t begin, end;
@@ -351,6 +410,7 @@ struct LiveWalk {
    CachedVector<Row> rows;
    CachedVector<unsigned> nbrs;
    size_t nbrs_used = 0;
+   SpanLog spans;
    /* A small graph (direct): edges go straight into a bit matrix, one
     * row of `words` words per value, both directions, instead of rows
     * that are then sorted into lists. */
@@ -405,9 +465,14 @@ struct LiveWalk {
    }
 
    /* d's row: what is live after it but its copy source, and the results
-    * defined with it that are below it (the others hold d in theirs). */
-   void record_row(unsigned d, unsigned cp, const unsigned *defs, size_t n,
-                   const LiveSet &live)
+    * defined with it that are below it (the others hold d in theirs).
+    * `live` no longer holds d and the results defined with it (define()
+    * took them out first), so the values live across the definition are
+    * exactly the members whose spans cover the row, but for the copy
+    * source (its span is cut around the row) and, with psis, the values
+    * may_interfere rules out (adjacency_from_rows asks it again).  The
+    * results below d, not in the set, get a span of this row alone. */
+   void record_row(unsigned d, unsigned cp, const unsigned *defs, size_t n, LiveSet &live)
    {
       const size_t room = nbrs_used + live.dense.size() + n;
       if (nbrs.size() < room) {
@@ -419,44 +484,51 @@ struct LiveWalk {
       }
       unsigned *const begin = nbrs.data() + nbrs_used;
       unsigned *out = begin;
+      const bool cp_live = cp != kNoValue && live.contains(cp);
       if (psi_any) {
          for (unsigned w : live.dense)
             if (w != cp && may_interfere(d, w))
                *out++ = w;
       } else {
-         /* No psi: only d itself and its copy source are skipped.  The
-          * whole set is copied, then the two are taken out where the set
-          * has them (a test per member cost more): the higher position
-          * first, so the lower one still holds its value. */
+         /* No psi: only the copy source is skipped.  The whole set is
+          * copied, then the source is taken out where the set has it (a
+          * test per member cost more). */
          out = std::copy(live.dense.begin(), live.dense.end(), begin);
-         size_t at[2] = {live.contains(d) ? live.pos[d] : kNoPos,
-                         cp != kNoValue && cp != d && live.contains(cp) ? live.pos[cp] : kNoPos};
-         if (at[0] != kNoPos && at[1] != kNoPos && at[0] < at[1])
-            std::swap(at[0], at[1]);
-         for (size_t p : at)
-            if (p != kNoPos)
-               begin[p] = *--out;
+         if (cp_live)
+            begin[live.pos[cp]] = *--out;
       }
+      const uint32_t row = uint32_t(rows.size());
       for (size_t k = 0; k < n; k++)
-         if (defs[k] < d && may_interfere(d, defs[k]))
+         if (defs[k] < d && may_interfere(d, defs[k])) {
             *out++ = defs[k];
+            spans.spans.push_back({defs[k], row, row + 1});
+         }
       if (out == begin)
          return;
       const size_t end = size_t(out - nbrs.data());
       rows.push_back({d, uint32_t(nbrs_used), uint32_t(end)});
       nbrs_used = end;
+      spans.now = row + 1;
+      if (cp_live)
+         live.skip_row(cp, row);
    }
 
    /* Defines `defs` (all at one point) with `live` the set after them. */
    void define(const unsigned *defs, size_t n, LiveSet &live)
    {
+      if (record && !direct) {
+         /* The results first leave the set, so their spans do not cover
+          * their own rows (one another is in these rows by the rule for
+          * results defined together). */
+         for (size_t i = 0; i < n; i++)
+            live.erase(defs[i]);
+         for (size_t i = 0; i < n; i++)
+            record_row(defs[i], copy_of[defs[i]], defs, n, live);
+         return;
+      }
       if (record) {
          for (size_t i = 0; i < n; i++) {
             unsigned d = defs[i], cp = copy_of[d];
-            if (!direct) {
-               record_row(d, cp, defs, n, live);
-               continue;
-            }
             if (psi_any) {
                for (unsigned w : live.dense)
                   if (cp != w)
@@ -482,8 +554,10 @@ struct LiveWalk {
                   edge(d, defs[k]);
          }
       }
+      /* No log here: only a recording walk of a large graph has one. */
       for (size_t i = 0; i < n; i++)
-         live.erase(defs[i]);
+         if (live.contains(defs[i]))
+            live.drop(defs[i]);
    }
 
    void uses_of(const Value &v, LiveSet &live)
@@ -498,6 +572,8 @@ struct LiveWalk {
    {
       rows.clear();
       nbrs_used = 0;
+      spans.spans.clear();
+      spans.now = 0;
       /* The matrix comes in clear (adjacency_from_matrix clears what it
        * reads): only a recording round that was dropped left bits. */
       if (direct && matrix_bits) {
@@ -650,6 +726,22 @@ struct LiveWalk {
       define(defs_buf.data(), defs_buf.size(), live);
    }
 
+   /* One walk from the end of the program with `live` empty; a recording
+    * walk of a large graph logs the spans of the sets' members. */
+   void round(LiveSet &live)
+   {
+      live.log = nullptr;
+      live.clear();
+      if (record)
+         clear_recorded();
+      if (record && !direct)
+         live.log = &spans;
+      walk(sh.root, live);
+      /* What is live on entry leaves too: its spans end. */
+      live.clear();
+      live.log = nullptr;
+   }
+
    /* live: the set after n; on return the set before it. */
    void walk(const Node *n, LiveSet &live)
    {
@@ -717,16 +809,23 @@ struct LiveWalk {
          if (if_sets.size() <= if_depth)
             if_sets.push_back(std::make_unique<LiveSet>(sh.num_values()));
          LiveSet &inner = *if_sets[if_depth];
+         inner.log = live.log;
          inner.assign(live.dense);
          if (record)
             order_defs(n);
+         /* The rows recorded inside are those of the inner set alone. */
+         if (live.log)
+            live.leave();
          if_depth++;
          children(n, inner);
          if_depth--;
+         if (live.log)
+            live.rejoin();
          if (record)
             rpoint++;
          for (unsigned v : inner.dense)
             live.insert(v);
+         inner.clear();
          break;
       }
       case NodeKind::Cf:
@@ -774,25 +873,24 @@ bool alu_is_plain_copy(const Node *a)
 
 
 /* Adjacency lists, each sorted and without duplicates, from the rows
- * (a value, values it interferes with; duplicates allowed, in no order),
- * in one flat array (compressed rows).  Linear, a radix sort by
- * neighbour (a comparison sort of a million edges was the largest cost of
- * ra_split): the rows taken by increasing value give each value those
- * whose rows hold it (`rev`), in increasing order.  Then each value v in
- * increasing order goes to the lists of its rows' members and of the
- * values in rev[v]: every list gets its members in increasing order, a
- * duplicate (an edge recorded twice, or from both ends) right after its
- * twin, where it is dropped. */
+ * (a value, values it interferes with; duplicates allowed, in no order)
+ * and the spans (which rows each value is in).  Linear, a counting sort
+ * by neighbour (a comparison sort of a million edges was the largest cost
+ * of ra_split): each value v in increasing order goes to the lists of its
+ * rows' members and of the rows its spans cover, so every list gets its
+ * members in increasing order, a duplicate (an edge recorded twice, or
+ * from both ends) right after its twin, where it is dropped.  `psi_old`
+ * (null without psis) rules out what may_interfere does: a span covers
+ * rows that leave such a value out. */
 static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &rows,
-                                const unsigned *nbrs, RaAdjacency &adj)
+                                const unsigned *nbrs, const std::vector<Span> &spans,
+                                const unsigned *psi_old, RaAdjacency &adj)
 {
    constexpr uint32_t kNoRow = ~0u;
-   const size_t ne = rows.empty() ? 0 : rows.back().end;
-   /* The rows of each value, threaded through `next_row` (a value
-    * defined twice has two). */
+   /* The rows and spans of each value, threaded through `next_row` and
+    * `next_span` (a value defined twice has two rows). */
    CachedVector<uint32_t> first_row(nv, kNoRow), next_row(rows.size());
-   /* rev bounds: how often each value is in a row. */
-   CachedVector<uint32_t> rstart(size_t(nv) + 1, 0);
+   CachedVector<uint32_t> first_span(nv, kNoRow), next_span(spans.size());
    /* Each list's room (duplicates included) and its fill so far, and
     * the last value put in it (kNoValue: none yet). */
    struct Fill {
@@ -806,24 +904,18 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
       first_row[v] = r;
       room[v + 1] += rows[r].end - rows[r].begin;
    }
-   for (size_t i = 0; i < ne; i++)
-      rstart[nbrs[i] + 1]++;
+   for (uint32_t i = 0; i < spans.size(); i++) {
+      const unsigned v = spans[i].value;
+      next_span[i] = first_span[v];
+      first_span[v] = i;
+      room[v + 1] += spans[i].end - spans[i].begin;
+   }
    for (unsigned v = 0; v < nv; v++) {
-      rstart[v + 1] += rstart[v];
-      room[v + 1] += room[v] + (rstart[v + 1] - rstart[v]);
+      room[v + 1] += room[v];
       fill[v] = {room[v], kNoValue};
    }
-   /* Scratch filled before it is read: not zeroed first. */
-   CachedVector<unsigned> rev(ne);
-   {
-      CachedVector<uint32_t> pos(rstart.begin(), rstart.end() - 1);
-      for (unsigned v = 0; v < nv; v++)
-         for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r])
-            for (uint32_t i = rows[r].begin; i < rows[r].end; i++)
-               rev[pos[nbrs[i]]++] = v;
-   }
    /* The lists go where adj.list will hold them, with their room. */
-   adj.list.resize(2 * ne);
+   adj.list.resize(room[nv]);
    unsigned *const lists = adj.list.data();
    auto put = [&](unsigned x, unsigned v) {
       Fill &f = fill[x];
@@ -836,8 +928,18 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
       for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r])
          for (uint32_t i = rows[r].begin; i < rows[r].end; i++)
             put(nbrs[i], v);
-      for (uint32_t i = rstart[v]; i < rstart[v + 1]; i++)
-         put(rev[i], v);
+      for (uint32_t s = first_span[v]; s != kNoRow; s = next_span[s]) {
+         if (!psi_old) {
+            for (uint32_t r = spans[s].begin; r < spans[s].end; r++)
+               put(rows[r].value, v);
+            continue;
+         }
+         for (uint32_t r = spans[s].begin; r < spans[s].end; r++) {
+            const unsigned d = rows[r].value;
+            if (psi_old[d] != v && psi_old[v] != d)
+               put(d, v);
+         }
+      }
    }
    /* Without the room the duplicates left: each list moves down (never
     * up, so in place). */
@@ -947,24 +1049,20 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    for (unsigned round = 0; round < 512 && !ctx.live_converged; round++) {
       w.changed = false;
       w.record = !loops || round > 0;
-      if (w.record)
-         w.clear_recorded();
-      live.clear();
-      w.walk(sh.root, live);
+      w.round(live);
       ctx.live_converged = !w.changed;
       recorded = w.record;
    }
    if (!recorded) {
       /* Settled in the first round (nothing live into a loop). */
       w.record = true;
-      w.clear_recorded();
-      live.clear();
-      w.walk(sh.root, live);
+      w.round(live);
    }
    if (w.direct)
       adjacency_from_matrix(nv, w.words, w.matrix, w.matrix_bits, ctx.adj);
    else
-      adjacency_from_rows(nv, w.rows, w.nbrs.data(), ctx.adj);
+      adjacency_from_rows(nv, w.rows, w.nbrs.data(), w.spans.spans,
+                          w.psi_any ? w.psi_old.data() : nullptr, ctx.adj);
    build_lists(nv, w.excl_pairs, ctx.chan_excl);
    w.finish_order();
 }
