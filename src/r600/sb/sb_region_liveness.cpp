@@ -421,6 +421,10 @@ struct LiveWalk {
     * the adjacency lists, so they are filled without counting first. */
    size_t matrix_bits = 0;
    bool psi_any = false;
+   /* Loop regions (loop or loop_phis) in the tree, and how many of them
+    * a walk that records nothing has yet to leave. */
+   unsigned loops = 0, loops_left = 0;
+   bool past_loops = false;
    /* One working set per If nesting level, reused across walks. */
    std::vector<std::unique_ptr<LiveSet>> if_sets;
    std::vector<unsigned> defs_buf;
@@ -711,7 +715,17 @@ struct LiveWalk {
             uses_of(s, live);
    }
 
+   /* The contents of a control-flow node (a clause's go through
+    * walk_clause: they hold no loop). */
    void children(const Node *n, LiveSet &live)
+   {
+      for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) {
+         walk(*it, live);
+         if (past_loops)
+            return;
+      }
+   }
+   void walk_clause(const Node *n, LiveSet &live)
    {
       for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
          walk(*it, live);
@@ -727,9 +741,14 @@ struct LiveWalk {
    }
 
    /* One walk from the end of the program with `live` empty; a recording
-    * walk of a large graph logs the spans of the sets' members. */
+    * walk of a large graph logs the spans of the sets' members.  A walk
+    * that records nothing is there for the loops' entry sets: it stops
+    * once it has left the first loop of the program behind (the exit
+    * sets it would still take are taken again before they are read). */
    void round(LiveSet &live)
    {
+      loops_left = loops;
+      past_loops = false;
       live.log = nullptr;
       live.clear();
       if (record)
@@ -777,6 +796,8 @@ struct LiveWalk {
                entry_set[n->id] = live.dense;
                changed = true;
             }
+            if (!record && --loops_left == 0)
+               past_loops = true;
             for (const Node *p : n->region().loop_phi)
                if (!p->src.empty())
                   uses_of(p->src[0], live);
@@ -832,7 +853,7 @@ struct LiveWalk {
          if (record)
             order_defs(n);
          instr(n, live);
-         children(n, live);
+         walk_clause(n, live);
          if (record)
             rpoint++;
          break;
@@ -1037,9 +1058,9 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    /* Only loops (a repeat reads its region's entry set before the walk
     * gets there) need rounds; without them one backward walk is exact,
     * so it records the edges at once instead of walking twice. */
-   bool loops = false;
    for (const Node *r : sh.regions)
-      loops |= r->loop || !r->region().loop_phi.empty();
+      w.loops += r->loop || !r->region().loop_phi.empty();
+   const bool loops = w.loops != 0;
    /* Every round after the first (the only one without loops) records
     * the edges as it goes: a round that changes no entry set read the final
     * sets everywhere, so it records what a walk of its own after the
