@@ -217,12 +217,13 @@ bool alu_group_fixed(const RegionShader &sh, const Node *group)
       const AluInstr *in = a->alu;
       if (op_fixed[unsigned(in->op)])
          return true;
-      if (in->update_exec_mask || in->update_pred || in->pred_sel != 0 || in->dst.rel ||
-          in->fog_merge || in->index_mode)
+      /* One test for all the fields (bitwise or): most groups are free,
+       * so every instruction reads them all anyway. */
+      static_assert(std::tuple_size_v<decltype(in->src)> == 3);
+      if (in->update_exec_mask | in->update_pred | (in->pred_sel != 0) | in->dst.rel |
+          in->fog_merge | (in->index_mode != 0) | in->src[0].rel | in->src[1].rel |
+          in->src[2].rel)
          return true;
-      for (const AluSrc &s : in->src)
-         if (s.rel)
-            return true;
       for (const Value &d : a->dst)
          if (d.kind == ValueKind::Rel)
             return true;
