@@ -157,6 +157,13 @@ struct RaContext {
    unsigned const_operands = 0;
 };
 
+/* var_in_array without its call for a shader without relative arrays
+ * (most): asked for every variable and many operands. */
+inline bool in_rel_array(const RegionShader &sh, int var)
+{
+   return !sh.arrays.empty() && var_in_array(sh, var);
+}
+
 /* A superset of bc_finalize's alu_group_is_fixed (sb_region_passes.h):
  * groups whose vector-slot results keep channel = slot.  A superset is
  * safe for RA (it only fixes more channels). */

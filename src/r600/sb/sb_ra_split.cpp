@@ -90,7 +90,7 @@ struct Splitter {
       else
          return;
       const_def[ref(n->dst[0])] = bits;
-      if (cf && group && !var_in_array(sh, n->dst[0].var))
+      if (cf && group && !in_rel_array(sh, n->dst[0].var))
          const_movs.push_back({parent, cf, group, n});
    }
 
@@ -137,7 +137,7 @@ struct Splitter {
     * SEL_MASK / SEL_0 / SEL_1.  Returns whether v was replaced. */
    bool drop_register(Value &v)
    {
-      if (v.kind != ValueKind::Var || v.neg || v.abs || v.rel() || var_in_array(sh, v.var))
+      if (v.kind != ValueKind::Var || v.neg || v.abs || v.rel() || in_rel_array(sh, v.var))
          return false;
       const Var &var = sh.vars[v.var];
       if (v.version == 0 && var.kind == VarKind::Gpr && var.index < preloaded.size() &&
@@ -351,7 +351,7 @@ struct Splitter {
             if (v.kind != ValueKind::Var)
                continue;
             defined.push_back(ref(v));
-            if (var_in_array(sh, v.var))
+            if (in_rel_array(sh, v.var))
                in_array = true;
             else if (alloc(v))
                d.push_back(ref(v));
@@ -420,7 +420,7 @@ struct Splitter {
             Node *psi = ch[j];
             if (psi->src.size() == 3 && psi->dst.size() == 1 && psi->dst[0].kind == ValueKind::Var) {
                const Value &d = psi->dst[0];
-               if (var_in_array(sh, d.var)) {
+               if (in_rel_array(sh, d.var)) {
                   if (alloc(psi->src[1]))
                      pre.push_back({ref(psi->src[1]), {sh.vars[d.var].index, sh.vars[d.var].chan}});
                } else if (alloc(d)) {
@@ -527,7 +527,7 @@ struct TreeFacts {
       var_alloc.assign(sh.vars.size(), 0);
       for (size_t v = 0; v < sh.vars.size(); v++) {
          VarKind k = sh.vars[v].kind;
-         var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !var_in_array(sh, int(v));
+         var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !in_rel_array(sh, int(v));
       }
    }
 
@@ -705,7 +705,7 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    /* Values on entry keep their register. */
    for (size_t v = 0; v < sh.vars.size(); v++) {
       const Var &var = sh.vars[v];
-      if (var.kind != VarKind::Gpr || var_in_array(sh, int(v)))
+      if (var.kind != VarKind::Gpr || in_rel_array(sh, int(v)))
          continue;
       unsigned i = sh.value_id(int(v), 0);
       if (!ctx.allocatable[i])

@@ -109,7 +109,7 @@ struct Marker {
       for (const Value &d : a->dst) {
          if (d.kind == ValueKind::Rel || !d.maydef().empty())
             return true;
-         if (d.kind == ValueKind::Var && var_in_array(sh, d.var))
+         if (d.kind == ValueKind::Var && in_rel_array(sh, d.var))
             return true;
       }
       return false;
@@ -270,7 +270,7 @@ bool ra_value_allocatable(const RegionShader &sh, const Value &v)
    VarKind k = sh.vars[v.var].kind;
    if (k != VarKind::Gpr && k != VarKind::Temp)
       return false;
-   return !var_in_array(sh, v.var);
+   return !in_rel_array(sh, v.var);
 }
 
 namespace {
@@ -1029,7 +1029,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    std::vector<uint8_t> var_alloc(sh.vars.size(), 0);
    for (size_t v = 0; v < sh.vars.size(); v++) {
       const VarKind k = sh.vars[v].kind;
-      var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !var_in_array(sh, int(v));
+      var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !in_rel_array(sh, int(v));
    }
    /* The bit matrix of a small graph: kept across shaders, all clear
     * between them. */
