@@ -398,19 +398,22 @@ struct LiveWalk {
    std::vector<unsigned> copy_of;
    /* A large graph: what each definition interferes with, recorded as
     * a row of value ids (duplicates allowed, in no order), the rows one
-    * after another in `nbrs` (its first nbrs_used entries; written in
-    * place, grown by doubling).  A definition's whole live set is copied
-    * at once, instead of packing a key per edge; adjacency lists are built
-    * from the rows once at the end.  `spans` says which rows each value
-    * is in (the live sets log their members' spans while rows are
-    * recorded), so the rows need no transposing. */
+    * after another in chunks of kRowChunk ids or more (written in place;
+    * one growing array moved all rows at each doubling, a third of the
+    * walk on 237.vs).  A definition's whole live set is copied at once,
+    * instead of packing a key per edge; adjacency lists are built from
+    * the rows once at the end.  `spans` says which rows each value is in
+    * (the live sets log their members' spans while rows are recorded),
+    * so the rows need no transposing. */
    struct Row {
+      const unsigned *ids;
+      uint32_t size;
       unsigned value;
-      uint32_t begin, end;
    };
+   static constexpr size_t kRowChunk = size_t(64) << 10;
    CachedVector<Row> rows;
-   CachedVector<unsigned> nbrs;
-   size_t nbrs_used = 0;
+   std::vector<CachedVector<unsigned>> chunks;
+   unsigned *chunk_at = nullptr, *chunk_end = nullptr;
    SpanLog spans;
    /* A small graph (direct): edges go straight into a bit matrix, one
     * row of `words` words per value, both directions, instead of rows
@@ -479,15 +482,13 @@ struct LiveWalk {
     * results below d, not in the set, get a span of this row alone. */
    void record_row(unsigned d, unsigned cp, const unsigned *defs, size_t n, LiveSet &live)
    {
-      const size_t room = nbrs_used + live.dense.size() + n;
-      if (nbrs.size() < room) {
-         /* Not resize(): through the cache's allocator, it moves the
-          * rows one element at a time. */
-         CachedVector<unsigned> bigger(std::max(room, 2 * nbrs.size()));
-         std::copy_n(nbrs.data(), nbrs_used, bigger.data());
-         nbrs.swap(bigger);
+      const size_t room = live.dense.size() + n;
+      if (size_t(chunk_end - chunk_at) < room) {
+         const size_t size = std::max(room, kRowChunk);
+         chunk_at = chunks.emplace_back(size).data();
+         chunk_end = chunk_at + size;
       }
-      unsigned *const begin = nbrs.data() + nbrs_used;
+      unsigned *const begin = chunk_at;
       unsigned *out = begin;
       const bool cp_live = cp != kNoValue && live.contains(cp);
       if (psi_any) {
@@ -510,9 +511,8 @@ struct LiveWalk {
          }
       if (out == begin)
          return;
-      const size_t end = size_t(out - nbrs.data());
-      rows.push_back({d, uint32_t(nbrs_used), uint32_t(end)});
-      nbrs_used = end;
+      rows.push_back({begin, uint32_t(out - begin), d});
+      chunk_at = out;
       spans.now = row + 1;
       if (cp_live)
          live.skip_row(cp, row);
@@ -576,7 +576,8 @@ struct LiveWalk {
    void clear_recorded()
    {
       rows.clear();
-      nbrs_used = 0;
+      chunks.clear();
+      chunk_at = chunk_end = nullptr;
       spans.spans.clear();
       spans.now = 0;
       /* The matrix comes in clear (adjacency_from_matrix clears what it
@@ -905,8 +906,8 @@ bool alu_is_plain_copy(const Node *a)
  * (null without psis) rules out what may_interfere does: a span covers
  * rows that leave such a value out. */
 static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &rows,
-                                const unsigned *nbrs, const std::vector<Span> &spans,
-                                const unsigned *psi_old, RaAdjacency &adj)
+                                const std::vector<Span> &spans, const unsigned *psi_old,
+                                RaAdjacency &adj)
 {
    constexpr uint32_t kNoRow = ~0u;
    /* The rows and spans of each value, threaded through `next_row` and
@@ -924,7 +925,7 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
       const unsigned v = rows[r].value;
       next_row[r] = first_row[v];
       first_row[v] = r;
-      room[v + 1] += rows[r].end - rows[r].begin;
+      room[v + 1] += rows[r].size;
    }
    for (uint32_t i = 0; i < spans.size(); i++) {
       const unsigned v = spans[i].value;
@@ -948,8 +949,8 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
    };
    for (unsigned v = 0; v < nv; v++) {
       for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r])
-         for (uint32_t i = rows[r].begin; i < rows[r].end; i++)
-            put(nbrs[i], v);
+         for (uint32_t i = 0; i < rows[r].size; i++)
+            put(rows[r].ids[i], v);
       for (uint32_t s = first_span[v]; s != kNoRow; s = next_span[s]) {
          if (!psi_old) {
             for (uint32_t r = spans[s].begin; r < spans[s].end; r++)
@@ -1083,8 +1084,8 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    if (w.direct)
       adjacency_from_matrix(nv, w.words, w.matrix, w.matrix_bits, ctx.adj);
    else
-      adjacency_from_rows(nv, w.rows, w.nbrs.data(), w.spans.spans,
-                          w.psi_any ? w.psi_old.data() : nullptr, ctx.adj);
+      adjacency_from_rows(nv, w.rows, w.spans.spans, w.psi_any ? w.psi_old.data() : nullptr,
+                          ctx.adj);
    build_lists(nv, w.excl_pairs, ctx.chan_excl);
    w.finish_order();
 }
