@@ -38,7 +38,9 @@ const EntryState kEntryState;
 struct Tokens {
    std::map<std::pair<uint32_t, uint32_t>, uint32_t> merged;
    uint32_t next = 0x40000000u;
-   uint32_t merge(uint32_t node, uint32_t old)
+   /* Out of line (rare: predicated and relative writes), so that
+    * write_token, run for every node twice, inlines without the map. */
+   [[gnu::noinline]] uint32_t merge(uint32_t node, uint32_t old)
    {
       auto [it, fresh] = merged.try_emplace({node, old}, next);
       if (fresh)
