@@ -265,7 +265,9 @@ constexpr unsigned kPvOnly = ~1u;
 constexpr unsigned kGprAllocLast = 122; /* ra_init's range; 123 is left alone */
 constexpr size_t kMaxTries = 64;        /* candidates tried per group */
 
-bool plain_write(const AluNode &n)
+/* Asked for every node of every run (analyze, live_after_groups): inline,
+ * not a call each. */
+[[gnu::always_inline]] inline bool plain_write(const AluNode &n)
 {
    return n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
           !(alu_op_info(n.bc.op).flags & AF_MOVA) && n.bc.dst.gpr < 128;
