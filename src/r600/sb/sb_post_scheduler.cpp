@@ -1089,8 +1089,17 @@ bool plain_node(ChipClass chip, const AluNode &nd, bool reduction)
    if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.dst.rel ||
        in.index_mode || in.op == AluOp::ALU_NOP)
       return false;
-   const std::string_view name = alu_op_name(in.op);
-   if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX"))
+   /* By op, worked out once: the name tests were most of a call. */
+   static const std::vector<uint8_t> by_name = [] {
+      std::vector<uint8_t> t(kNumAluOps);
+      for (unsigned o = 0; o < kNumAluOps; o++) {
+         const std::string_view name = alu_op_name(AluOp(o));
+         t[o] = name.starts_with("LDS") || name.starts_with("GDS") ||
+                name.starts_with("SET_CF_IDX");
+      }
+      return t;
+   }();
+   if (by_name[unsigned(in.op)])
       return false;
    for (unsigned s = 0; s < info.num_src; s++)
       if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward ||
