@@ -140,15 +140,26 @@ bool probe_pure_op(ChipClass chip, AluOp op)
  * first use: probing every op up front cost the first shader of a process
  * more than the rest of sb.  Entries are atomics (0 = not probed yet), so
  * threads racing on one entry store the same answer without a data race. */
-template <bool (*Probe)(ChipClass, AluOp)> bool memo_probe(ChipClass chip, AluOp op)
+template <bool (*Probe)(ChipClass, AluOp)>
+std::atomic<int8_t> memo_table[kNumChipClasses * kNumAluOps];
+
+/* The probe, out of line: the lookup, asked for nearly every instruction,
+ * then inlines instead of being a call. */
+template <bool (*Probe)(ChipClass, AluOp)>
+[[gnu::noinline]] int8_t memo_fill(std::atomic<int8_t> &e, ChipClass chip, AluOp op)
 {
-   static std::atomic<int8_t> table[kNumChipClasses * kNumAluOps];
-   std::atomic<int8_t> &e = table[chip_index(chip) * kNumAluOps + unsigned(op)];
+   const int8_t v = Probe(chip, op) ? 1 : 2;
+   e.store(v, std::memory_order_relaxed);
+   return v;
+}
+
+template <bool (*Probe)(ChipClass, AluOp)>
+[[gnu::always_inline]] inline bool memo_probe(ChipClass chip, AluOp op)
+{
+   std::atomic<int8_t> &e = memo_table<Probe>[chip_index(chip) * kNumAluOps + unsigned(op)];
    int8_t v = e.load(std::memory_order_relaxed);
-   if (v == 0) {
-      v = Probe(chip, op) ? 1 : 2;
-      e.store(v, std::memory_order_relaxed);
-   }
+   if (v == 0)
+      v = memo_fill<Probe>(e, chip, op);
    return v == 1;
 }
 
