@@ -544,6 +544,10 @@ struct Gvn {
 
    explicit Gvn(RegionShader &s) : sh(s) {}
 
+   /* var_in_array, asked for most instructions, without the call when
+    * the shader has no arrays (most shaders). */
+   bool in_array(int var) const { return !sh.arrays.empty() && var_in_array(sh, var); }
+
    bool extendable(const Value &v) const
    {
       /* Hardware-loaded inputs and array elements keep their register, so a
@@ -552,7 +556,7 @@ struct Gvn {
       const Var &var = sh.vars[v.var];
       if (var.kind != VarKind::Gpr && var.kind != VarKind::Temp)
          return false;
-      if (v.version == 0 || var_in_array(sh, v.var))
+      if (v.version == 0 || in_array(v.var))
          return v.version == sh.version_count[v.var];
       return true;
    }
@@ -929,7 +933,7 @@ struct Gvn {
             return false;
          const Value &d = a->dst[0];
          if (d.kind == ValueKind::Var) {
-            if (written || var_in_array(sh, d.var))
+            if (written || in_array(d.var))
                return false;
             written = const_cast<Node *>(a);
          } else if (d.kind != ValueKind::None) {
@@ -1025,7 +1029,7 @@ struct Gvn {
          /* Array elements keep their register; their values must not be
           * read elsewhere in place of a recomputation. */
          const Value &d = a->dst[0];
-         if (!var_in_array(sh, d.var))
+         if (!in_array(d.var))
             table.insert(key, hash, d);
       }
       for (Node *a : g->children) {
