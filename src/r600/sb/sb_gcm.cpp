@@ -47,6 +47,9 @@ struct Gcm {
    std::vector<bool> defined;
    unsigned moved = 0;
 
+   /* var_in_array without the call when the shader has no arrays (most). */
+   bool in_array(int var) const { return !sh.arrays.empty() && var_in_array(sh, var); }
+
    bool var_ok(const Value &v) const
    {
       return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < sh.vars.size() &&
@@ -86,7 +89,7 @@ struct Gcm {
           alu_writes_pred(in.op) || in.pred_sel || in.update_exec_mask || in.update_pred ||
           in.index_mode)
          return false;
-      if (a->dst.size() != 1 || !var_ok(a->dst[0]) || var_in_array(sh, a->dst[0].var) ||
+      if (a->dst.size() != 1 || !var_ok(a->dst[0]) || in_array(a->dst[0].var) ||
           in_phi[sh.value_id(a->dst[0])])
          return false;
       for (const Value &s : a->src) {
@@ -208,7 +211,7 @@ struct Gcm {
             for (const Node *x : g->children)
                for (const Value &v : x->src)
                   ok &= v.kind != ValueKind::Var ||
-                        (v.version != 0 && !var_in_array(sh, v.var)) ||
+                        (v.version != 0 && !in_array(v.var)) ||
                         std::find(written.begin(), written.end(), v.var) == written.end();
          if (!ok)
             continue;
