@@ -506,6 +506,12 @@ template <class Key, class Hash> class ScopedTable {
       old.swap(slots_);
       slots_.assign(cap, Slot{});
       mask_ = cap - 1;
+      /* The entries until the next growth (insert keeps at most half the
+       * slots in use): one allocation per growth, not one per doubling of
+       * each list. */
+      keys_.reserve(cap / 2);
+      vals_.reserve(cap / 2);
+      where_.reserve(cap / 2);
       /* Reinserted in insertion order: the table is then as if built in
        * that order, which keeps the last-in first-out deletion valid. */
       for (size_t e = 0; e < where_.size(); e++) {
