@@ -1105,9 +1105,36 @@ bool gvn(RegionShader &sh, Diagnostics &diags)
 {
    if (!check_numbered(sh, "gvn", diags))
       return false;
+   /* The tables and lists, kept with the thread for their storage: gvn
+    * runs twice per shader, and allocating them again each time was a
+    * good part of an ordinary shader's gvn.  They go back empty (the
+    * tables clear only the slots they used). */
+   struct Kept {
+      std::vector<int32_t> copy;
+      std::vector<Value> copies;
+      ScopedTable<ValueKey, ValueKeyHash> table;
+      ScopedTable<DotKey, DotKeyHash> dot_table;
+      std::vector<size_t> scope_marks, dot_scope_marks;
+   };
+   static thread_local Kept kept;
    Gvn g(sh);
+   auto trade = [&]() {
+      std::swap(g.copy, kept.copy);
+      std::swap(g.copies, kept.copies);
+      std::swap(g.table, kept.table);
+      std::swap(g.dot_table, kept.dot_table);
+      std::swap(g.scope_marks, kept.scope_marks);
+      std::swap(g.dot_scope_marks, kept.dot_scope_marks);
+   };
+   trade();
    g.copy.assign(sh.num_values(), -1);
+   g.copies.clear();
    g.walk(sh.root);
+   g.table.truncate(0);
+   g.dot_table.truncate(0);
+   g.scope_marks.clear();
+   g.dot_scope_marks.clear();
+   trade();
    return true;
 }
 
