@@ -834,16 +834,30 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       return false;
    }
    Colourer col(sh, ctx, diags);
-   /* The run classes' lists, kept from the thread's last shader. */
-   static thread_local std::vector<Colourer::RunClass> kept_run_classes;
+   /* The run classes' lists and the tables by value, kept from the
+    * thread's last shader for their storage (the tables are sized and
+    * filled anew below). */
+   struct Kept {
+      std::vector<Colourer::RunClass> run_classes;
+      std::vector<int> gpr, chan;
+      std::vector<int16_t> slot;
+      std::vector<unsigned> root, first, roots;
+   };
+   static thread_local Kept kept;
    struct Lend {
-      std::vector<Colourer::RunClass> &from, &to;
-      Lend(std::vector<Colourer::RunClass> &f, std::vector<Colourer::RunClass> &t) : from(f), to(t)
+      Kept &kept;
+      Colourer &col;
+      void trade()
       {
-         to.swap(from);
+         col.run_classes.swap(kept.run_classes);
+         col.gpr.swap(kept.gpr);
+         col.chan.swap(kept.chan);
+         col.slot.swap(kept.slot);
+         col.root.swap(kept.root);
       }
-      ~Lend() { to.swap(from); }
-   } lend(kept_run_classes, col.run_classes);
+      Lend(Kept &k, Colourer &c) : kept(k), col(c) { trade(); }
+      ~Lend() { trade(); }
+   } lend(kept, col);
    col.gpr.assign(nv, -1);
    col.chan.assign(nv, -1);
    col.slot.assign(nv, -1);
@@ -860,13 +874,15 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
    col.root.resize(nv);
    for (unsigned v = 0; v < nv; v++)
       col.root[v] = ctx.find(v);
-   std::vector<unsigned> first(nv, ~0u);
+   std::vector<unsigned> &first = kept.first;
+   first.assign(nv, ~0u);
    build_lists(nv, col.members, [&](auto &&emit) {
       for (unsigned v = 0; v < nv; v++)
          if (ctx.allocatable[v])
             emit(col.root[v], v);
    });
-   std::vector<unsigned> roots;
+   std::vector<unsigned> &roots = kept.roots;
+   roots.clear();
    roots.reserve(nv);
    for (unsigned r = 0; r < nv; r++) {
       if (col.members[r].empty())
