@@ -1112,14 +1112,17 @@ bool plain_node(ChipClass chip, const AluNode &nd, bool reduction)
  * (DOT4 and the like, the slots staying as they are, trans free for
  * anything) and plain groups that were only kept because a reduction after
  * them read their PV/PS.  A group stays verbatim when the next group stays
- * verbatim and reads PV/PS, since its encoding points into this layout. */
-std::vector<uint8_t> liftable_groups(ChipClass chip, const AluClause &cl)
+ * verbatim and reads PV/PS, since its encoding points into this layout.
+ * Into `lift`, by group; `forwarded` is scratch (both the caller's, kept
+ * from clause to clause). */
+void liftable_groups(ChipClass chip, const AluClause &cl, std::vector<uint8_t> &lift,
+                     std::vector<uint8_t> &forwarded)
 {
    const size_t ng = cl.groups.size();
-   std::vector<uint8_t> lift(ng, 0);
+   lift.assign(ng, 0);
    if (chip == ChipClass::Cayman)
-      return lift; /* replicated transcendentals share the kSlot4 flag */
-   std::vector<uint8_t> forwarded(cl.nodes.size(), 0);
+      return; /* replicated transcendentals share the kSlot4 flag */
+   forwarded.assign(cl.nodes.size(), 0);
    for (const AluNode &nd : cl.nodes)
       for (const Operand &o : nd.src)
          if (o.value.kind == ValueKind::Forward && o.value.node >= 0 &&
@@ -1156,7 +1159,6 @@ std::vector<uint8_t> liftable_groups(ChipClass chip, const AluClause &cl)
       }
       lift[gi] = ok && (red_op < 0 || red_slots == 0xf);
    }
-   return lift;
 }
 
 /* What the value schedule of every run of every clause reuses. */
@@ -1166,6 +1168,7 @@ struct Scratch {
    std::vector<AluNode> saved; /* post_scheduler's copy of a clause's nodes */
    std::vector<LiveSet> after; /* schedule_clause_values' */
    std::vector<uint32_t> run;
+   std::vector<uint8_t> lifted, forwarded; /* liftable_groups' */
 };
 
 /* The clause's groups in hardware form, into `hw`, which holds the fixed
@@ -1241,8 +1244,11 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
    };
    /* cl.groups stays as it was until the end: read it in place. */
    const std::vector<GroupNode> &source = cl.groups;
-   const std::vector<uint8_t> lifted =
-      lift ? liftable_groups(chip, cl) : std::vector<uint8_t>(source.size(), 0);
+   std::vector<uint8_t> &lifted = sc.lifted;
+   if (lift)
+      liftable_groups(chip, cl, lifted, sc.forwarded);
+   else
+      lifted.assign(source.size(), 0);
    for (size_t gi = 0; gi < source.size(); gi++) {
       const GroupNode &g = source[gi];
       if (g.fixed && !lifted[gi]) {
