@@ -486,7 +486,9 @@ class ValueScheduler {
       return !after_->test(k) && pending_[k] == 0 && last_read_[k] <= int(g) &&
              last_write_[k] < int(g);
    }
-   bool flexible(uint32_t i) const { return v_.def_key[i] >= 0 && v_.local[i]; }
+   /* A local the run gives its register (def_key >= 0 and local), worked
+    * out once per run into flex_: asked for every node in every try. */
+   bool flexible(uint32_t i) const { return flex_[i]; }
    void note_reads(uint32_t i, unsigned g);
 
    ChipClass chip_ = ChipClass::Evergreen;
@@ -512,6 +514,7 @@ class ValueScheduler {
    enum : uint8_t { kCapVec = 1, kCapTrans = 2, kCapReduction = 4 };
    std::vector<uint8_t> caps_;
    std::vector<unsigned> group_of_; /* per position, kNoReg until placed */
+   std::vector<uint8_t> flex_;      /* per position: flexible() */
    std::vector<uint8_t> chan_mask_; /* channels a local's register may use */
    std::vector<unsigned> reg_;      /* per position: assigned key, kPvOnly or kNoReg */
    /* Per register channel; between runs every entry holds its initial
@@ -873,6 +876,9 @@ bool ValueScheduler::schedule()
          if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward)
             return false;
    }
+   flex_.resize(n);
+   for (size_t i = 0; i < n; i++)
+      flex_[i] = v_.def_key[i] >= 0 && v_.local[i];
    build_deps();
    group_of_.assign(n, kNoReg);
    chan_mask_.assign(n, 0);
