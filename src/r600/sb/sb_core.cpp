@@ -32,8 +32,18 @@ std::string first_line(const std::string &s)
 
 void sb_reset_shader_counter() { g_shader_counter = 0; }
 
-unsigned program_gprs(const Program &prog)
+namespace {
+
+/* What sb_optimize reports of a program, in one walk over it: the GPR
+ * count reads every operand anyway, and count_program() walked the
+ * groups again (and worked out literal counts nobody reads here). */
+struct ProgramShape {
+   unsigned groups = 0, instrs = 0, gprs = 0;
+};
+
+ProgramShape program_shape(const Program &prog)
 {
+   ProgramShape sh;
    int top = -1;
    auto use = [&](int gpr) {
       /* Clause temporaries (123-127 on R700+) are not allocated GPRs. */
@@ -41,7 +51,9 @@ unsigned program_gprs(const Program &prog)
          top = gpr;
    };
    for (const CfInstr &cf : prog.cf) {
-      for (const AluGroup &g : cf.groups)
+      sh.groups += unsigned(cf.groups.size());
+      for (const AluGroup &g : cf.groups) {
+         sh.instrs += unsigned(g.instrs.size());
          for (const AluInstr &in : g.instrs) {
             if (in.dst.write || alu_is_op3(in.op))
                use(in.dst.gpr);
@@ -49,6 +61,7 @@ unsigned program_gprs(const Program &prog)
                if (in.src[s].sel <= kSrcGPRLast)
                   use(in.src[s].sel);
          }
+      }
       for (const FetchInstr &f : cf.fetches) {
          if (auto *t = std::get_if<TexInstr>(&f)) {
             use(t->src_gpr);
@@ -61,8 +74,13 @@ unsigned program_gprs(const Program &prog)
       if (cf_op_info(cf.op).enc == CfEncoding::Export || cf_op_info(cf.op).enc == CfEncoding::Mem)
          use(cf.exp.gpr + cf.exp.burst_count - 1);
    }
-   return unsigned(top + 1);
+   sh.gprs = unsigned(top + 1);
+   return sh;
 }
+
+} // namespace
+
+unsigned program_gprs(const Program &prog) { return program_shape(prog).gprs; }
 
 namespace {
 
@@ -255,23 +273,23 @@ std::optional<Program> sb_optimize(const Program &prog, const ShaderInfo &info,
    }
    const bool ok = out.has_value();
 
-   const ShaderCounts before = count_program(prog);
-   st.groups_before = before.alu_groups;
-   st.instrs_before = before.alu_instrs;
+   const ProgramShape before = program_shape(prog);
+   st.groups_before = before.groups;
+   st.instrs_before = before.instrs;
    /* Counted, not assembled: assembling the source only to measure it
     * was a tenth of the whole call on a median shader. */
    st.dwords_before = program_dwords(prog);
-   st.gprs_before = program_gprs(prog);
+   st.gprs_before = before.gprs;
    if (!ok) {
       if (opts.sb_stat)
          st.log += tag + ": " + st.failed_pass + " failed (" + first_line(pd.str()) +
                    "), using the source bytecode\n";
       return std::nullopt;
    }
-   const ShaderCounts after = count_program(*out);
-   st.groups_after = after.alu_groups;
-   st.instrs_after = after.alu_instrs;
-   st.gprs_after = program_gprs(*out);
+   const ProgramShape after = program_shape(*out);
+   st.groups_after = after.groups;
+   st.instrs_after = after.instrs;
+   st.gprs_after = after.gprs;
    st.optimized = !opts.sb_dry;
    if (opts.sb_stat) {
       st.log += tag + (opts.sb_dry ? " (dry)" : "") + ": alu_groups " +
