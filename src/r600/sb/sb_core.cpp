@@ -181,27 +181,23 @@ std::optional<Program> local_stage(const Program &prog, const ShaderInfo &info,
       st.log += tag + " after bc_parser\n" + dump_shader(sh);
    step("copy_propagation", [&] { return copy_propagation(sh, pd); });
    step("local_gvn", [&] { return gvn(sh, pd) && copy_propagation(sh, pd); });
-   step("local_dce", [&] { return dce_cleanup(sh, pd); });
-   if (failed.empty() && opts.sb_dump)
-      st.log += tag + " after local_dce\n" + dump_shader(sh);
    /* Liveness once, on the IR post_scheduler gets: scheduling does not
     * change it at CF boundaries (sb_passes.h), so the checker and
     * gpr_compaction's entry set use it too instead of each walking the
-    * shader again. */
-   std::vector<LiveSet> live_out, live_in;
-   bool live_known = false;
-   step("post_scheduler", [&] {
-      live_known = liveness_or_all(sh, live_out, &live_in);
-      return post_scheduler(sh, pd, &live_out);
-   });
+    * shader again.  local_dce leaves it: it walked the clauses already. */
+   ShaderLiveness live;
+   step("local_dce", [&] { return dce_cleanup(sh, pd, live); });
+   if (failed.empty() && opts.sb_dump)
+      st.log += tag + " after local_dce\n" + dump_shader(sh);
+   step("post_scheduler", [&] { return post_scheduler(sh, pd, &live.live_out); });
    if (failed.empty() && opts.sb_dump)
       st.log += tag + " after post_scheduler\n" + dump_shader(sh);
-   step("sched_checker", [&] { return sched_checker(sh, pd, &live_out); });
+   step("sched_checker", [&] { return sched_checker(sh, pd, &live.live_out); });
    step("bc_builder", [&] { return bc_builder(sh, out, pd); });
    step("gpr_compaction", [&] {
-      if (!live_known || live_in.empty())
+      if (!live.known || live.live_in.empty())
          return true; /* unmodelled CF: keep the numbers */
-      return gpr_compaction(out, info, live_in[0]);
+      return gpr_compaction(out, info, live.live_in[0]);
    });
    step("validate", [&] {
       auto words = assemble(out, pd);

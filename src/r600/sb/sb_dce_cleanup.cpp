@@ -22,8 +22,10 @@ bool live_reg(const LiveSet &s, unsigned gpr, unsigned chan)
    return gpr < 128 && s.test(gpr * 4 + (chan & 3));
 }
 
-void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
+/* Returns whether a node went; `live` ends as the clause's live-in. */
+bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live)
 {
+   bool removed = false;
    for (unsigned r = 123; r < 128; r++)
       for (unsigned c = 0; c < 4; c++)
          live.reset(r * 4 + c);
@@ -43,6 +45,7 @@ void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
             if (!used && remaining > 1) {
                n.dead = true;
                remaining--;
+               removed = true;
                continue;
             }
             nodes[kept] = nodes[k];
@@ -87,21 +90,65 @@ void clean_clause(ChipClass chip, AluClause &cl, LiveSet live)
    cl.groups.erase(std::remove_if(cl.groups.begin(), cl.groups.end(),
                                   [](const GroupNode &g) { return g.nodes.empty(); }),
                    cl.groups.end());
+   return removed;
+}
+
+/* What liveness_or_all() gives where liveness cannot model the CF. */
+void all_live(const Shader &sh, ShaderLiveness &after)
+{
+   after.live_out.assign(sh.cf.size(), LiveSet());
+   for (LiveSet &l : after.live_out)
+      l.set();
+   after.live_in.clear();
+   after.known = false;
+}
+
+/* `after` may be null: nobody needs the liveness afterwards. */
+void clean(Shader &sh, ShaderLiveness *after)
+{
+   for (CfNode &c : sh.cf)
+      c.alu.built.clear(); /* post_scheduler's build no longer matches */
+   std::vector<LiveSet> live_out, live_in;
+   if (!liveness(sh, live_out, &live_in)) {
+      /* Unmodelled CF: keep everything. */
+      if (after)
+         all_live(sh, *after);
+      return;
+   }
+   bool removed = false;
+   for (size_t i = 0; i < sh.cf.size(); i++) {
+      if (!sh.cf[i].is_alu)
+         continue;
+      /* The clause's live-in from its (old) live-out, as it now stands:
+       * what liveness_from() takes where that live-out has not changed. */
+      live_in[i] = live_out[i];
+      removed |= clean_clause(sh.chip, sh.cf[i].alu, live_in[i]);
+   }
+   if (!after)
+      return;
+   if (!removed) {
+      after->known = true;
+      after->live_out = std::move(live_out);
+      after->live_in = std::move(live_in);
+   } else if (!(after->known =
+                   liveness_from(sh, live_out, live_in, after->live_out, &after->live_in))) {
+      all_live(sh, *after); /* cannot happen: the CF is as it was */
+   }
 }
 
 } // namespace
 
+bool dce_cleanup(Shader &sh, Diagnostics &diags, ShaderLiveness &after)
+{
+   (void)diags;
+   clean(sh, &after);
+   return true;
+}
+
 bool dce_cleanup(Shader &sh, Diagnostics &diags)
 {
    (void)diags;
-   for (CfNode &c : sh.cf)
-      c.alu.built.clear(); /* post_scheduler's build no longer matches */
-   std::vector<LiveSet> live_out;
-   if (!liveness(sh, live_out))
-      return true; /* unmodelled CF: keep everything */
-   for (size_t i = 0; i < sh.cf.size(); i++)
-      if (sh.cf[i].is_alu)
-         clean_clause(sh.chip, sh.cf[i].alu, live_out[i]);
+   clean(sh, nullptr);
    return true;
 }
 

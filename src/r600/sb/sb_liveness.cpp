@@ -137,7 +137,15 @@ template <typename Sink> void cf_transfer(const CfNode &c, Sink &t)
 
 } // namespace
 
-bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<LiveSet> *live_in_out)
+namespace {
+
+/* A live-out and the live-in it gives, per CF, from an earlier walk. */
+struct KnownTransfer {
+   const std::vector<LiveSet> &out, &in;
+};
+
+bool liveness_impl(const Shader &sh, std::vector<LiveSet> &live_out,
+                   std::vector<LiveSet> *live_in_out, const KnownTransfer *known)
 {
    const size_t n = sh.cf.size();
    live_out.assign(n, LiveSet());
@@ -211,6 +219,10 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
          for (unsigned k = 0; k < succ[i].n; k++)
             out |= live_in[succ[i].to[k]];
          live_out[i] = out;
+         if (known && out == known->out[i]) {
+            out = known->in[i];
+            continue;
+         }
          DirectLive d{out};
          cf_transfer(sh.cf[i], d);
       }
@@ -239,6 +251,23 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
    if (live_in_out)
       *live_in_out = std::move(live_in);
    return true;
+}
+
+} // namespace
+
+bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<LiveSet> *live_in_out)
+{
+   return liveness_impl(sh, live_out, live_in_out, nullptr);
+}
+
+bool liveness_from(const Shader &sh, const std::vector<LiveSet> &before_out,
+                   const std::vector<LiveSet> &before_in, std::vector<LiveSet> &live_out,
+                   std::vector<LiveSet> *live_in)
+{
+   /* With loops the fixpoint works out every CF's transfer up front;
+    * the known ones are not worth telling apart there. */
+   const KnownTransfer known{before_out, before_in};
+   return liveness_impl(sh, live_out, live_in, &known);
 }
 
 bool liveness_or_all(const Shader &sh, std::vector<LiveSet> &live_out,

@@ -52,6 +52,21 @@ std::vector<LiveSet> live_out_or_all(const Shader &sh);
 /* Removes ALU nodes in non-fixed groups whose result nobody reads, using
  * liveness; empty groups disappear (a clause keeps at least one node). */
 bool dce_cleanup(Shader &sh, Diagnostics &diags);
+/* The same, also leaving in `after` what liveness_or_all() of the cleaned
+ * shader gives (live_out, live_in, and whether liveness could model the
+ * CF): the cleanup already walked each clause backwards from its live-out,
+ * so only clauses whose live-out it changed are walked again. */
+struct ShaderLiveness {
+   std::vector<LiveSet> live_out, live_in;
+   bool known = false;
+};
+bool dce_cleanup(Shader &sh, Diagnostics &diags, ShaderLiveness &after);
+/* liveness() given, for each CF i, a live-out `before_out[i]` and the
+ * live-in `before_in[i]` CF i has from it: CFs whose live-out is still
+ * the same take that live-in instead of being walked. */
+bool liveness_from(const Shader &sh, const std::vector<LiveSet> &before_out,
+                   const std::vector<LiveSet> &before_in, std::vector<LiveSet> &live_out,
+                   std::vector<LiveSet> *live_in = nullptr);
 
 /* Within each ALU clause, repacks the nodes of every run of non-fixed
  * groups into as few VLIW groups as the slot, read-port, literal and
