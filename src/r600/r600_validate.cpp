@@ -45,8 +45,8 @@ class Validator {
    void check_alu_clause(unsigned ci, const CfInstr &cf);
    void check_fetch_clause(unsigned ci, const CfInstr &cf);
    void check_export(unsigned ci, const CfInstr &cf);
-   void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
-                    const AluGroup *prev, bool ct_written[4][4]);
+   void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g, bool first,
+                    unsigned &slot_mask, bool ct_written[4][4]);
    void check_read_ports(unsigned ci, unsigned gi, const AluGroup &g);
    /* The read-port messages, out of line: the port checks run for every
     * operand and stay small enough to inline without them. */
@@ -203,36 +203,53 @@ void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
    }
 }
 
+/* `first`: the group opens the clause.  `slot_mask` comes in as the slots
+ * the previous group fills (for its PV/PS) and goes out as this group's,
+ * so that each group's instructions are looked at for it once. */
 void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
-                            const AluGroup *prev, bool ct_written[4][4])
+                            bool first, unsigned &slot_mask, bool ct_written[4][4])
 {
+   const unsigned prev_mask = slot_mask;
+   /* One pass for what the checks below need of the group as a whole:
+    * its slots, whether it loads AR and the literals it reads (what
+    * group_literals_needed() counts). */
+   bool bad = false, loads_ar = false;
+   unsigned mask = 0, lits_needed = 0;
    for (const AluInstr &in : g.instrs) {
+      if (in.slot <= kSlotT)
+         mask |= 1u << in.slot;
       if (in.slot > kSlotT || unsigned(in.op) >= kNumAluOps) {
-         diags_.error("CF " + std::to_string(ci) + " group " + std::to_string(gi) +
-                      ": invalid slot or opcode");
-         return;
+         bad = true;
+         continue;
       }
+      const AluOpInfo &info = alu_op_info(in.op);
+      if (info.flags & AF_MOVA)
+         loads_ar = true;
+      for (unsigned s = 0; s < info.num_src; s++)
+         if (in.src[s].is_literal())
+            lits_needed = std::max(lits_needed, in.src[s].chan + 1u);
+   }
+   slot_mask = mask;
+   if (bad) {
+      diags_.error("CF " + std::to_string(ci) + " group " + std::to_string(gi) +
+                   ": invalid slot or opcode");
+      return;
    }
    const unsigned nlit = unsigned(g.literals.size());
-   if (nlit > 4 || group_literals_needed(g) > 4)
+   if (nlit > 4 || lits_needed > 4)
       error(ci, gi, g.instrs.empty() ? 0 : g.instrs.back().slot,
-            "group uses " + std::to_string(std::max(nlit, group_literals_needed(g))) +
+            "group uses " + std::to_string(std::max(nlit, lits_needed)) +
                 " literals, at most 4 fit");
-   bool loads_ar = false;
-   for (const AluInstr &in : g.instrs)
-      if (alu_op_info(in.op).flags & AF_MOVA)
-         loads_ar = true;
    /* Destinations written so far in this group: at most one per slot, so
     * a short list (a table by GPR cost a 1 KiB clear per group). */
    struct Written {
       unsigned gpr, mask;
    } written[5];
    unsigned num_written = 0;
-   bool prev_slot[5] = {};
-   if (prev)
-      for (const AluInstr &p : prev->instrs)
-         if (p.slot <= kSlotT)
-            prev_slot[p.slot] = true;
+   bool prev_slot[5];
+   for (unsigned k = 0; k < 5; k++)
+      prev_slot[k] = prev_mask & (1u << k);
+   const bool prev = !first;
 
    if (g.instrs.size() > slots_per_group(chip_))
       error(ci, gi, g.instrs.back().slot,
@@ -355,8 +372,9 @@ void Validator::check_alu_clause(unsigned ci, const CfInstr &cf)
          error(ci, "kcache set " + std::to_string(k) + " locked, the chip has " +
                        std::to_string(max_bank));
    bool ct_written[4][4] = {};
+   unsigned slot_mask = 0;
    for (unsigned gi = 0; gi < cf.groups.size(); gi++)
-      check_group(ci, cf, gi, cf.groups[gi], gi ? &cf.groups[gi - 1] : nullptr, ct_written);
+      check_group(ci, cf, gi, cf.groups[gi], gi == 0, slot_mask, ct_written);
 }
 
 /* The fetches of one clause are issued without waiting for each other's
