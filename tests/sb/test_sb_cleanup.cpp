@@ -3,6 +3,8 @@
  * after the passes, live sets across branches and loops, and emulator runs
  * of source vs result.
  */
+#include <iostream>
+
 #include "sb/sb_test_util.h"
 
 namespace {
@@ -351,6 +353,60 @@ TEST(SbDce, PredicatedWriteDoesNotKill)
                                           group({cond})}),
                              export_done(2)});
    EXPECT_NE(after_cleanup(p).find("    0: R2.x = MOV R1.x\n"), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+/* dce_cleanup's liveness hand-off: what it leaves must be what
+ * liveness_or_all() works out again on the cleaned shader, whether the
+ * cleanup removed nothing (its own sets are taken) or something (the CFs
+ * whose live-out changed are walked again), on every stage of every
+ * bundled .shader_test, branches and loops included. */
+TEST(SbDce, LivenessItLeavesIsLivenessOfTheResult)
+{
+   namespace fs = std::filesystem;
+   const fs::path dir = fs::path(__FILE__).parent_path() / ".." / "shaders";
+   ASSERT_TRUE(fs::is_directory(dir)) << dir;
+   unsigned stages = 0, cleaned = 0, loops = 0;
+   for (const auto &entry : fs::directory_iterator(dir)) {
+      if (entry.path().extension() != ".shader_test")
+         continue;
+      for (const std::string &text : tgsi_sections(entry.path())) {
+         for (ChipClass chip : {ChipClass::Evergreen, ChipClass::R700}) {
+            const std::string what = entry.path().filename().string();
+            with_plain_bytecode(text, what, chip, [&](const Program &p, const ShaderInfo &) {
+               Shader sh;
+               Diagnostics d;
+               ASSERT_TRUE(bc_parser(p, sh, d) && copy_propagation(sh, d) && gvn(sh, d) &&
+                           copy_propagation(sh, d))
+                  << what << ": " << d.str();
+               const std::string before = dump_shader(sh);
+               ShaderLiveness left;
+               ASSERT_TRUE(dce_cleanup(sh, d, left)) << what << ": " << d.str();
+               std::vector<LiveSet> out, in;
+               const bool known = liveness_or_all(sh, out, &in);
+               EXPECT_EQ(left.known, known) << what;
+               EXPECT_TRUE(left.live_out == out) << what << " (" << chip_class_name(chip) << ")";
+               if (known) {
+                  EXPECT_TRUE(left.live_in == in) << what << " (" << chip_class_name(chip) << ")";
+               }
+               stages++;
+               cleaned += dump_shader(sh) != before;
+               for (const CfInstr &cf : p.cf)
+                  loops += cf.op == CfOp::LOOP_START || cf.op == CfOp::LOOP_START_DX10 ||
+                           cf.op == CfOp::LOOP_START_NO_AL;
+            });
+         }
+      }
+   }
+   /* Both paths of the hand-off ran, on shaders with loops among them. */
+   EXPECT_GT(stages, 100u);
+   EXPECT_GT(cleaned, 0u);
+   EXPECT_LT(cleaned, stages);
+   EXPECT_GT(loops, 0u);
+   std::cout << stages << " stages, " << cleaned << " changed by dce, " << loops << " loops\n";
 }
 
 } // namespace
