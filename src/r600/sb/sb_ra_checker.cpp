@@ -132,7 +132,10 @@ struct Checker {
       error(value_name(sh, v) + " is read from " + reg_name(s) + ", which holds " + held);
    }
 
-   void use(const Value &v, const State &st)
+   /* Inline: it runs for every operand of every loud walk.  The parts of
+    * a relative access go through use_parts(), so that use() itself does
+    * not recurse. */
+   [[gnu::always_inline]] void use(const Value &v, const State &st)
    {
       /* Reads change no state: the quiet passes that settle loop states
        * skip them (they could only report, and quiet passes do not). */
@@ -144,6 +147,12 @@ struct Checker {
          if (s < 0 || st[s] != canon[vid])
             misread(v, s, st);
       }
+      if (v.rel() || !v.mayuse().empty())
+         use_parts(v, st);
+   }
+
+   [[gnu::noinline]] void use_parts(const Value &v, const State &st)
+   {
       if (const Value *a = v.rel())
          use(*a, st);
       for (const Value &u : v.mayuse())
@@ -306,11 +315,15 @@ struct Checker {
          return true;
       case NodeKind::AluGroup:
          fixed_channels(n);
-         for (const Node *a : n->children) {
-            for (const Value &s : a->src)
-               use(s, st);
-            for (const Value &d : a->dst)
-               dst_use(d, st);
+         /* Reads are checked only by loud walks (see use()): a quiet one
+          * skips the group's operands at once. */
+         if (loud) {
+            for (const Node *a : n->children) {
+               for (const Value &s : a->src)
+                  use(s, st);
+               for (const Value &d : a->dst)
+                  dst_use(d, st);
+            }
          }
          for (const Node *a : n->children)
             for (const Value &d : a->dst)
