@@ -33,10 +33,14 @@ struct Marker {
    const RegionShader &sh;
    std::vector<bool> &used;
    std::vector<const Node *> def_node;
-   std::vector<const Node *> nodes;  /* by scratch index */
-   std::vector<uint32_t> group_of;   /* Alu in a group -> the group's index, else kNone */
-   std::vector<int8_t> group_fixed;  /* by group index: -1 not yet known */
-   std::vector<char> live;           /* by index */
+   /* By scratch index, in one table: one append per node, not three. */
+   struct Entry {
+      const Node *node;
+      uint32_t group; /* Alu in a group -> the group's index, else kNone */
+      bool live;
+   };
+   std::vector<Entry> nodes;
+   std::vector<int8_t> group_fixed; /* by group index: -1 not yet known */
    std::vector<const Node *> work;
 
    static constexpr uint32_t kNone = ~0u;
@@ -57,10 +61,8 @@ struct Marker {
    void scan(const Node *n, uint32_t group, bool rooted)
    {
       n->scratch = uint32_t(nodes.size());
-      nodes.push_back(n);
-      group_of.push_back(group);
       const bool root = rooted && is_root(n);
-      live.push_back(root);
+      nodes.push_back({n, group, root});
       if (root)
          work.push_back(n);
       for (const Value &d : n->dst)
@@ -94,8 +96,8 @@ struct Marker {
 
    void mark(const Node *n)
    {
-      if (!live[n->scratch]) {
-         live[n->scratch] = 1;
+      if (!nodes[n->scratch].live) {
+         nodes[n->scratch].live = true;
          work.push_back(n);
       }
    }
@@ -133,12 +135,9 @@ struct Marker {
    void run()
    {
       def_node.assign(sh.num_values(), nullptr);
-      /* Room for every node create() handed out: growing three tables
+      /* Room for every node create() handed out: growing the table
        * node by node cost more than the walk on a small shader. */
-      const size_t hint = sh.node_count();
-      nodes.reserve(hint);
-      group_of.reserve(hint);
-      live.reserve(hint);
+      nodes.reserve(sh.node_count());
       scan(sh.root, kNone, true);
       group_fixed.assign(nodes.size(), -1);
       while (!work.empty()) {
@@ -155,13 +154,13 @@ struct Marker {
                use_value(u);
          }
          /* Groups that must stay together live or die as a whole. */
-         uint32_t g = group_of[n->scratch];
+         uint32_t g = nodes[n->scratch].group;
          if (g == kNone)
             continue;
          if (group_fixed[g] < 0)
-            group_fixed[g] = alu_group_fixed(sh, nodes[g]);
+            group_fixed[g] = alu_group_fixed(sh, nodes[g].node);
          if (group_fixed[g])
-            for (const Node *c : nodes[g]->children)
+            for (const Node *c : nodes[g].node->children)
                mark(c);
       }
    }
@@ -248,9 +247,9 @@ std::set<const Node *> live_instructions(const RegionShader &sh, std::vector<boo
    Marker m{sh, used};
    m.run();
    std::set<const Node *> out;
-   for (size_t i = 0; i < m.nodes.size(); i++)
-      if (m.live[i])
-         out.insert(m.nodes[i]);
+   for (const Marker::Entry &e : m.nodes)
+      if (e.live)
+         out.insert(e.node);
    return out;
 }
 
@@ -259,8 +258,8 @@ void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used)
    used.assign(sh.num_values(), false);
    Marker m{sh, used};
    m.run();
-   for (size_t i = 0; i < m.nodes.size(); i++)
-      m.nodes[i]->scratch = m.live[i] ? 1 : 0;
+   for (const Marker::Entry &e : m.nodes)
+      e.node->scratch = e.live ? 1 : 0;
 }
 
 bool ra_value_allocatable(const RegionShader &sh, const Value &v)
@@ -311,7 +310,9 @@ struct LiveSet {
       if (end > since[p])
          log->spans.push_back({dense[p], since[p], end});
    }
-   void insert(unsigned v)
+   /* Inline: the walk inserts every operand, and GCC's unit-wide budget
+    * may otherwise keep it out of line. */
+   [[gnu::always_inline]] void insert(unsigned v)
    {
       if (!contains(v)) {
          pos[v] = unsigned(dense.size());
