@@ -157,8 +157,17 @@ struct Marker {
          uint32_t g = nodes[n->scratch].group;
          if (g == kNone)
             continue;
-         if (group_fixed[g] < 0)
+         if (group_fixed[g] < 0) {
+            /* Marking a group whose instructions all live already changes
+             * nothing: alu_group_fixed (a look at every operand) waits for
+             * a group with one not (yet) marked. */
+            bool all = true;
+            for (const Node *c : nodes[g].node->children)
+               all = all && nodes[c->scratch].live;
+            if (all)
+               continue;
             group_fixed[g] = alu_group_fixed(sh, nodes[g].node);
+         }
          if (group_fixed[g])
             for (const Node *c : nodes[g].node->children)
                mark(c);
