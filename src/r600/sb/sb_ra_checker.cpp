@@ -167,25 +167,37 @@ struct Checker {
          use(u, st);
    }
 
-   void def(const Value &v, State &st)
+   /* Inline, as use(): the maydef of a relative write goes through
+    * def_parts() and a predicated write through predicated(). */
+   [[gnu::always_inline]] void def(const Value &v, State &st)
    {
       if (reg_value(v)) {
          int s = slot(v);
          if (s < 0)
             return;
          unsigned id = sh.value_id(v);
-         /* A predicated write lands on the old value the psi merges with. */
-         if (loud && id < psi_of.size() && psi_of[id]) {
-            const Node *psi = psi_of[id];
-            if (reg_value(psi->src[2]) && slot(psi->src[2]) == s)
-               use(psi->src[2], st);
-            else
-               error("the predicated " + value_name(sh, v) + " is not where its psi's old value is");
-         }
+         if (loud && id < psi_of.size() && psi_of[id])
+            predicated(v, s, st);
          st[s] = canon[id];
       }
+      if (!v.maydef().empty())
+         def_parts(v, st);
+   }
+
+   [[gnu::noinline]] void def_parts(const Value &v, State &st)
+   {
       for (const Value &d : v.maydef())
          def(d, st);
+   }
+
+   /* A predicated write lands on the old value the psi merges with. */
+   [[gnu::noinline]] void predicated(const Value &v, int s, const State &st)
+   {
+      const Node *psi = psi_of[sh.value_id(v)];
+      if (reg_value(psi->src[2]) && slot(psi->src[2]) == s)
+         use(psi->src[2], st);
+      else
+         error("the predicated " + value_name(sh, v) + " is not where its psi's old value is");
    }
 
    static void meet(State &acc, const State &s)
