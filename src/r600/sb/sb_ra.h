@@ -186,8 +186,18 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx,
                            unsigned matrix_values = kRaMatrixValues);
 bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b);
 /* An ALU MOV without modifiers, predicate or relative source: its result
- * is its source's bits, so the two may share a register while both live. */
-bool alu_is_plain_copy(const Node *alu);
+ * is its source's bits, so the two may share a register while both live.
+ * Inline: the liveness walk and ra_checker ask it for every instruction,
+ * and most are no MOV. */
+inline bool alu_is_plain_copy(const Node *a)
+{
+   const AluInstr *in = a->alu;
+   if (a->kind != NodeKind::Alu || !in || in->op != AluOp::MOV || in->dst.clamp ||
+       in->dst.omod || in->pred_sel || a->src.size() != 1 || a->dst.size() != 1)
+      return false;
+   const Value &s = a->src[0], &d = a->dst[0];
+   return s.kind == ValueKind::Var && !s.neg && !s.abs && !s.rel() && d.kind == ValueKind::Var;
+}
 /* Whether the value gets a register at all (Gpr/Temp, not an array). */
 bool ra_value_allocatable(const RegionShader &sh, const Value &v);
 

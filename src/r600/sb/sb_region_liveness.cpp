@@ -894,16 +894,6 @@ struct LiveWalk {
 
 } // namespace
 
-bool alu_is_plain_copy(const Node *a)
-{
-   const AluInstr *in = a->alu;
-   if (a->kind != NodeKind::Alu || !in || in->op != AluOp::MOV || in->dst.clamp ||
-       in->dst.omod || in->pred_sel || a->src.size() != 1 || a->dst.size() != 1)
-      return false;
-   const Value &s = a->src[0], &d = a->dst[0];
-   return s.kind == ValueKind::Var && !s.neg && !s.abs && !s.rel() && d.kind == ValueKind::Var;
-}
-
 
 /* Adjacency lists, each sorted and without duplicates, from the rows
  * (a value, values it interferes with; duplicates allowed, in no order)
