@@ -537,10 +537,18 @@ struct TreeFacts {
              var_alloc[size_t(v.var)];
    }
 
+   /* Inline for every operand; only the parts of a relative access go
+    * through the call. */
    void count(const Value &v)
    {
       if (v.kind == ValueKind::Var && v.var >= 0)
          (*uses)[sh.value_id(v)]++;
+      if (v.rel() || !v.mayuse().empty())
+         count_parts(v);
+   }
+
+   [[gnu::noinline]] void count_parts(const Value &v)
+   {
       if (const Value *a = v.rel())
          count(*a);
       for (const Value &u : v.mayuse())
