@@ -22,6 +22,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/small_vector.h"
+
 /* Generated into <builddir>/src/r600; inc_src covers the build dir too. */
 #include "r600/r600_isa_gen.h"
 
@@ -112,12 +114,16 @@ struct AluInstr {
    bool operator==(const AluInstr &) const = default;
 };
 
+/* A group's lists live inside it (common/small_vector.h): every pass that
+ * builds groups makes thousands of them, and as std::vectors each cost one
+ * or two allocations.  Only a malformed group, which the validator refuses,
+ * goes beyond the slots and literals a group can have. */
 struct AluGroup {
-   std::vector<AluInstr> instrs; /* in slot order */
+   SmallVector<AluInstr, 5> instrs; /* in slot order */
    /* Literal constants referenced as LITERAL.chan; at most 4.  An odd count is
     * padded with literal_pad (Mesa leaves stale data there; kept for
     * bit-identical round trips). */
-   std::vector<uint32_t> literals;
+   SmallVector<uint32_t, 4> literals;
    uint32_t literal_pad = 0;
 
    bool operator==(const AluGroup &) const = default;

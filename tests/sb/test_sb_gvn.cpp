@@ -764,7 +764,7 @@ struct Gen {
 
    explicit Gen(uint32_t seed) : rng(seed) {}
 
-   AluSrc operand(bool op3, std::vector<uint32_t> &lits)
+   AluSrc operand(bool op3, auto &lits) /* a group's literals or a std::vector */
    {
       AluSrc s;
       unsigned what = rng() % 10;
@@ -972,7 +972,7 @@ TEST_P(SbGvnPipeline, RandomProgramsAgreeWithAndWithoutGvn)
             std::vector<AluGroup> single;
             for (const AluGroup &g : cf.groups)
                for (const AluInstr &in : g.instrs)
-                  single.push_back(group({in}, g.literals));
+                  single.push_back(group({in}, {g.literals.begin(), g.literals.end()}));
             cf.groups = single;
          }
       }

@@ -1,6 +1,6 @@
 /*
- * SmallVector (src/r600/sb/sb_small_vector.h): the operand lists of region
- * IR nodes.  Checked against std::vector doing the same operations, with
+ * SmallVector (src/common/small_vector.h): the operand lists of region IR
+ * nodes and the instruction and literal lists of ALU groups.  Checked against std::vector doing the same operations, with
  * element types that own memory, across the inline/heap boundary.
  */
 #include <gtest/gtest.h>
@@ -166,6 +166,54 @@ TEST(SbSmallVector, HoldsRegionValuesWithRelativeParts)
       ASSERT_EQ(v.mayuse().size(), 1u);
       EXPECT_EQ(v.mayuse()[0].version, 2u);
    }
+}
+
+/* Swap across the inline/heap boundary, in both directions. */
+TEST(SbSmallVector, SwapInlineAndHeap)
+{
+   Strings small{item(0)}, big{item(1), item(2), item(3), item(4)}, none;
+   small.swap(big);
+   EXPECT_EQ(as_std(small), (std::vector<std::string>{item(1), item(2), item(3), item(4)}));
+   EXPECT_EQ(as_std(big), std::vector<std::string>{item(0)});
+   big.swap(small);
+   EXPECT_EQ(as_std(big), (std::vector<std::string>{item(1), item(2), item(3), item(4)}));
+   EXPECT_EQ(as_std(small), std::vector<std::string>{item(0)});
+   none.swap(small);
+   EXPECT_TRUE(small.empty());
+   EXPECT_EQ(as_std(none), std::vector<std::string>{item(0)});
+   Strings other{item(5), item(6), item(7), item(8)};
+   big.swap(other);
+   EXPECT_EQ(big[0], item(5));
+   EXPECT_EQ(other[0], item(1));
+}
+
+/* Trivially copyable elements take the byte-copy paths: an ALU group's
+ * lists, also past their inline capacity (a malformed group). */
+TEST(SbSmallVector, GroupListsBehaveAsVectors)
+{
+   AluGroup g;
+   std::vector<AluInstr> ref;
+   for (unsigned i = 0; i < 7; i++) {
+      AluInstr in;
+      in.op = i % 2 ? AluOp::ADD : AluOp::MOV;
+      in.slot = uint8_t(i % 5);
+      in.src[0] = src_gpr(i, i % 4);
+      g.instrs.push_back(in);
+      ref.push_back(in);
+      AluGroup copy = g, moved = std::move(copy);
+      ASSERT_EQ(moved.instrs.size(), i + 1);
+      EXPECT_TRUE(std::equal(moved.instrs.begin(), moved.instrs.end(), ref.begin()));
+      EXPECT_EQ(moved, g);
+   }
+   EXPECT_EQ(g.instrs.at(6).src[0].sel, 6u);
+   EXPECT_THROW(g.instrs.at(7), std::out_of_range);
+   g.literals = std::vector<uint32_t>{1, 2, 3};
+   EXPECT_EQ(g.literals, (std::vector<uint32_t>{1, 2, 3}));
+   g.literals.assign(ref.size(), 9u);
+   EXPECT_EQ(g.literals.size(), 7u);
+   g.instrs = std::vector<AluInstr>(ref.begin(), ref.begin() + 2);
+   EXPECT_EQ(g.instrs.size(), 2u);
+   EXPECT_EQ(g.instrs[1], ref[1]);
 }
 
 } // namespace

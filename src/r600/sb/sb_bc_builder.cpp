@@ -137,7 +137,7 @@ bool claim(const Choice &ch, int16_t (&q)[12])
 
 class SwizzleSearch {
  public:
-   SwizzleSearch(ChipClass chip, std::vector<AluInstr> &g) : chip_(chip), g_(g) {}
+   SwizzleSearch(ChipClass chip, std::span<AluInstr> g) : chip_(chip), g_(g) {}
 
    bool run()
    {
@@ -201,7 +201,7 @@ class SwizzleSearch {
    }
 
    ChipClass chip_;
-   std::vector<AluInstr> &g_;
+   std::span<AluInstr> g_;
    Operands ops_[kMaxSearch];
    uint8_t made_[kMaxSearch]; /* bit bs: choice_[i][bs] is made */
    Choice choice_[kMaxSearch][6];
@@ -243,7 +243,7 @@ bool assign_single_swizzle(ChipClass chip, AluInstr &in)
 
 } // namespace
 
-bool assign_bank_swizzles(ChipClass chip, std::vector<AluInstr> &group)
+bool assign_bank_swizzles(ChipClass chip, std::span<AluInstr> group)
 {
    if (group.size() == 1)
       return assign_single_swizzle(chip, group[0]);

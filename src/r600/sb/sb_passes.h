@@ -208,6 +208,6 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
 /* Read-port model shared by the scheduler and the builder: picks bank
  * swizzles for a group's instructions (slot order; selectors final).
  * Returns false when no assignment satisfies the GPR and constant ports. */
-bool assign_bank_swizzles(ChipClass chip, std::vector<AluInstr> &group);
+bool assign_bank_swizzles(ChipClass chip, std::span<AluInstr> group);
 
 } // namespace sbcc::r600::sb
