@@ -55,8 +55,8 @@ struct KRef {
 /* A group on its way into a clause: constants are placed when the clause's
  * locks are known. */
 struct PGroup {
-   std::vector<AluInstr> instrs;
-   std::vector<uint32_t> literals;
+   decltype(AluGroup::instrs) instrs;
+   decltype(AluGroup::literals) literals;
    SmallVector<KRef, 4> krefs; /* few: no allocation for them */
    std::vector<unsigned> exec_defs; /* ExecMask versions defined here */
    bool loads_ar = false, uses_ar = false;
@@ -210,7 +210,7 @@ class Finalizer {
    bool whole_fits(std::vector<AluInstr> instrs) const;
    bool whole_slot(AluInstr &in, unsigned &used) const;
    AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
-   std::optional<std::vector<AluGroup>> port_copies(std::vector<AluInstr> &instrs) const;
+   std::optional<std::vector<AluGroup>> port_copies(decltype(AluGroup::instrs) &instrs) const;
    bool may_precede(const Node *alu, std::span<const Node *const> cfs) const;
    /* First register above everything allocated: scratch for breaking a
     * register swap inside one group. */
@@ -253,7 +253,7 @@ class Finalizer {
    void resolve_port_slots();
    /* Scratch reused across groups (no allocation per group once grown). */
    LineSet lines_scratch_;
-   std::vector<AluInstr> probe_, spare_;
+   decltype(AluGroup::instrs) probe_, spare_;
    std::vector<PGroup> singles_;
    std::vector<uint8_t> flags_; /* emit_group's before and done */
    std::vector<size_t> order_;
@@ -588,13 +588,13 @@ AluInstr Finalizer::alu_mov(unsigned gpr, unsigned chan, unsigned from) const
  * first scratch register, src1 in the next).  Each copy is a group of its
  * own (the copies may conflict among themselves; the post_scheduler packs
  * them).  Returns the copy groups with `instrs` rewritten, or nullopt. */
-std::optional<std::vector<AluGroup>> Finalizer::port_copies(std::vector<AluInstr> &instrs) const
+std::optional<std::vector<AluGroup>> Finalizer::port_copies(decltype(AluGroup::instrs) &instrs) const
 {
    const std::vector<std::vector<unsigned>> tries = {{1}, {0}, {0, 1}};
    for (const auto &ks : tries) {
       if (scratch_gpr_ + ks.size() > kMaxGpr)
          continue;
-      std::vector<AluInstr> trial = instrs;
+      decltype(AluGroup::instrs) trial = instrs;
       std::vector<AluGroup> copies;
       bool ok = true;
       for (AluInstr &in : trial) {
@@ -786,7 +786,7 @@ bool Finalizer::add_group(PGroup &&g)
  * port_copies' count. */
 unsigned Finalizer::r0_port_slots(const PGroup &g)
 {
-   std::vector<AluInstr> &probe = probe_;
+   decltype(AluGroup::instrs) &probe = probe_;
    probe.assign(g.instrs.begin(), g.instrs.end());
    if (assign_bank_swizzles(chip_, probe))
       return 0;
