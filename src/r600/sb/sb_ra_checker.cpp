@@ -238,7 +238,7 @@ struct Checker {
 
    /* The operands of one fetch or export element: one GPR, a channel per
     * distinct value.  `first`: the GPR the element must use, or -1. */
-   int vector_operand(const ValueList &vals, size_t from, size_t count, int first,
+   int vector_operand(std::span<const Value> vals, size_t from, size_t count, int first,
                       const char *what, bool masked_ok = false)
    {
       int g = first;

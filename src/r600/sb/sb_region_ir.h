@@ -150,9 +150,12 @@ inline RelParts &Value::rel_parts()
    return *rel_;
 }
 
-/* A node's operands: most nodes have one destination and up to three
- * sources, so those stay inside the node (sb_small_vector.h). */
+/* A node's operands stay inside the node (sb_small_vector.h) in the common
+ * case: up to three sources, and one destination (only fetches, a few
+ * predicate writes and MOVA have more; a second inline destination would
+ * cost every node a Value for them). */
 using ValueList = SmallVector<Value, 3>;
+using DstList = SmallVector<Value, 1>;
 
 enum class NodeKind : uint8_t {
    Root,     /* the whole program: a plain container */
@@ -182,21 +185,29 @@ struct RegionData {
    std::vector<int> defs; /* ssa_prepare: variables written inside, sorted */
 };
 
+/* Large shaders have tens of thousands of nodes and every pass walks them
+ * all: the fields a walk reads first (kind, children, the bytecode
+ * pointers) share the first cache line, and the node is 256 bytes. */
 struct Node {
    NodeKind kind = NodeKind::Root;
+   bool loop = false; /* Region */
+   /* Scratch for the pass running now (a dense index or a mark, e.g.
+    * mark_live_nodes); meaningless once that pass returns. */
+   mutable uint32_t scratch = 0;
    std::vector<Node *> children;
-   ValueList dst, src;
 
    /* Bytecode the node stands for (nullptr when synthetic). */
    const CfInstr *cf = nullptr;
    const AluGroup *group = nullptr;
    const AluInstr *alu = nullptr;
    const FetchInstr *fetch = nullptr;
-   unsigned cf_index = 0;
 
+   DstList dst;
+   ValueList src;
+
+   unsigned cf_index = 0;
    /* Region */
    unsigned id = 0;
-   bool loop = false;
    RegionData *region_data = nullptr; /* set for (and only for) a Region */
    RegionData &region()
    {
@@ -215,11 +226,8 @@ struct Node {
    unsigned dep_index = 0;
 
    /* If: the condition, also src[0]. */
-
-   /* Scratch for the pass running now (a dense index or a mark, e.g.
-    * mark_live_nodes); meaningless once that pass returns. */
-   mutable uint32_t scratch = 0;
 };
+static_assert(sizeof(Node) <= 256, "a Node should stay four cache lines");
 
 /* A TEX, VTX or VTX_TC clause. */
 inline bool is_fetch_clause(const Node *n)
