@@ -727,18 +727,20 @@ struct Gvn {
       }
    }
 
-   /* Whether an operand rewrite_alu_operands looks at has a copy. */
-   bool reads_copy(const Node *g) const
+   /* The first child with an operand rewrite_alu_operands looks at that
+    * has a copy; the number of children when none has. */
+   size_t first_copy_reader(const Node *g) const
    {
-      for (const Node *a : g->children) {
+      for (size_t k = 0; k < g->children.size(); k++) {
+         const Node *a = g->children[k];
          if (a->kind != NodeKind::Alu)
             continue;
          const unsigned nsrc = alu_op_info(a->alu->op).num_src;
          for (unsigned i = 0; i < nsrc && i < a->src.size(); i++)
             if (lookup_copy(a->src[i]))
-               return true;
+               return k;
       }
-      return false;
+      return g->children.size();
    }
 
    /* Fetch and export operands: only a plain register value, because the
@@ -1001,11 +1003,13 @@ struct Gvn {
        * alu_group_is_fixed, asked only for that, is skipped too (about
        * half the groups in the gvn after if_conversion, which sees a tree
        * the first one already rewrote). */
-      if (reads_copy(g)) {
+      const size_t reader = first_copy_reader(g);
+      if (reader < g->children.size()) {
          const bool kept_whole = alu_group_is_fixed(g);
-         for (Node *a : g->children)
-            if (a->kind == NodeKind::Alu)
-               rewrite_alu_operands(g, a, fixed, kept_whole);
+         /* The children before `reader` read no copy: nothing to rewrite. */
+         for (size_t k = reader; k < g->children.size(); k++)
+            if (g->children[k]->kind == NodeKind::Alu)
+               rewrite_alu_operands(g, g->children[k], fixed, kept_whole);
       }
       if (fixed && number_dot(g)) {
          /* Now a plain copy: recorded as one below. */
