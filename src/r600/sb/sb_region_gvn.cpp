@@ -1081,8 +1081,13 @@ struct Gvn {
          pop_scope();
          break;
       case NodeKind::Cf:
-         for (Node *c : n->children)
-            walk(c);
+         /* A clause's children are mostly groups: no recursive call each. */
+         for (Node *c : n->children) {
+            if (c->kind == NodeKind::AluGroup)
+               group(c);
+            else
+               walk(c);
+         }
          if (n->cf && (n->cf->op == CfOp::EXPORT || n->cf->op == CfOp::EXPORT_DONE))
             rewrite_plain_operands(n);
          break;
