@@ -306,9 +306,28 @@ struct RulesByOp {
     * constant operand (a pattern 'f' or 'i'); most instructions have none,
     * and then such rules are not tried. */
    std::vector<uint8_t> needs_const;
+   /* By op: two operand positions that every rule of the op captures with
+    * one letter (-1: none), so the operands there must be the same for
+    * any rule to match.  One test instead of match_rule for the selects
+    * (CNDE* {c, a, a}), which fill the gvn after if_conversion and almost
+    * never have two same sides.  Arrays: no allocation of their own. */
+   std::array<int8_t, kNumAluOps> same_a, same_b;
+
+   /* Two positions below `nsrc` that rule `r` captures with one letter,
+    * as x * 4 + y; -1 when none. */
+   static int same_pair(const Rule &r, unsigned nsrc)
+   {
+      for (unsigned x = 0; x < nsrc; x++)
+         for (unsigned y = x + 1; y < nsrc; y++)
+            if (r.in[x].kind >= 'a' && r.in[x].kind <= 'c' && r.in[x].kind == r.in[y].kind)
+               return int(x * 4 + y);
+      return -1;
+   }
 
    RulesByOp() : first(kNumAluOps), count(kNumAluOps)
    {
+      same_a.fill(-1);
+      same_b.fill(-1);
       constexpr size_t n = sizeof(kRules) / sizeof(kRules[0]);
       static_assert(n < 256);
       for (unsigned o = 0; o < kNumAluOps; o++) {
@@ -322,6 +341,16 @@ struct RulesByOp {
                needs_const.push_back(k);
             }
          count[o] = uint8_t(order.size() - first[o]);
+         /* Only the positions match_rule reads. */
+         const unsigned nsrc = std::min(unsigned(alu_op_info(AluOp(o)).num_src), 3u);
+         int pair = count[o] ? same_pair(kRules[order[first[o]]], nsrc) : -1;
+         for (unsigned k = first[o]; k < order.size(); k++)
+            if (same_pair(kRules[order[k]], nsrc) != pair)
+               pair = -1;
+         if (pair >= 0) {
+            same_a[o] = int8_t(pair / 4);
+            same_b[o] = int8_t(pair % 4);
+         }
       }
    }
 };
@@ -847,6 +876,14 @@ struct Gvn {
       if (!count)
          return false; /* most ops: no rule, and no commutativity to ask */
       const bool comm = commutative(sh.chip, op);
+      if (const int pa = by_op.same_a[unsigned(op)]; pa >= 0) {
+         /* The operands match_rule reads there, unswapped and swapped. */
+         const int pb = by_op.same_b[unsigned(op)];
+         const auto swapped = [](int i) { return i < 2 ? 1 - i : i; };
+         if (!same_operand(a->src[pa], a->src[pb]) &&
+             !(comm && same_operand(a->src[swapped(pa)], a->src[swapped(pb)])))
+            return false;
+      }
       ValueList &out = rule_out;
       for (unsigned ri = first; ri < first + count; ri++) {
          if (!any_const && by_op.needs_const[ri])
