@@ -743,6 +743,12 @@ struct Gvn {
           * count of distinct addresses. */
          const bool kc_changes =
             nkind == ValueKind::KCache || a->src[i].kind == ValueKind::KCache;
+         /* Nothing below can refuse the rewrite (most operands, which are
+          * registers): no old operand to keep. */
+         if (!kc_changes && (nkind != ValueKind::Literal || (!fixed && !kept_whole))) {
+            a->src[i] = std::move(nv);
+            continue;
+         }
          const unsigned kc_before = kc_changes ? distinct_kcache(a->src, nsrc) : 0;
          /* Moves, not copies: Value's copy is a deep one. */
          Value old = std::move(a->src[i]);
