@@ -942,16 +942,19 @@ struct Gvn {
    bool value_key(const Node *a, ValueKey &key) const
    {
       const AluInstr &in = *a->alu;
-      for (const Value &v : a->src)
-         if (v.kind == ValueKind::KCache && !v.resolved)
-            return false;
       key.op = uint32_t(in.op);
       key.clamp = in.dst.clamp;
       key.omod = uint8_t(in.dst.omod);
       const unsigned n = unsigned(a->src.size());
       key.num_src = uint8_t(std::min(n, 3u));
-      for (unsigned i = 0; i < key.num_src; i++)
-         key.ops[i] = key_operand(a->src[i]);
+      /* One pass: an unresolved kcache operand leaves the key unused. */
+      for (unsigned i = 0; i < n; i++) {
+         const Value &v = a->src[i];
+         if (v.kind == ValueKind::KCache && !v.resolved)
+            return false;
+         if (i < 3)
+            key.ops[i] = key_operand(v);
+      }
       if (n >= 2 && key.ops[1] < key.ops[0] && commutative(sh.chip, in.op))
          std::swap(key.ops[0], key.ops[1]);
       return true;
