@@ -166,11 +166,20 @@ std::optional<CfOp> cf_op_from_name(std::string_view name)
 
 unsigned group_literals_needed(const AluGroup &g)
 {
+   /* Every group is counted several times per compile (validator,
+    * assembler, clause sizes) and few instructions read a literal: test
+    * all three operand slots at once, and look up how many of them the
+    * opcode reads only when one of them is a literal. */
    unsigned n = 0;
    for (const AluInstr &in : g.instrs) {
-      unsigned nsrc = alu_op_info(in.op).num_src;
+      const unsigned lit = unsigned(in.src[0].is_literal()) |
+                           unsigned(in.src[1].is_literal()) << 1 |
+                           unsigned(in.src[2].is_literal()) << 2;
+      if (!lit)
+         continue;
+      const unsigned nsrc = alu_op_info(in.op).num_src;
       for (unsigned s = 0; s < nsrc; s++) {
-         if (in.src[s].is_literal())
+         if (lit & (1u << s))
             n = std::max(n, in.src[s].chan + 1u);
       }
    }
