@@ -131,8 +131,8 @@ class Encoder {
    }
 
    void encode_cf(unsigned i, const CfInstr &cf);
-   void encode_alu_clause(const CfInstr &cf);
-   void encode_group(const AluGroup &g, unsigned gi);
+   void encode_alu_clause(const CfInstr &cf, uint32_t ndw);
+   void encode_group(const AluGroup &g, unsigned gi, bool literals_fit);
    void encode_alu(const AluInstr &in, bool last);
    void encode_tex(const TexInstr &t);
    void encode_vtx(const VtxInstr &v);
@@ -384,7 +384,7 @@ void Encoder::encode_alu(const AluInstr &in, bool last)
    out_.push_back(w1);
 }
 
-void Encoder::encode_group(const AluGroup &g, unsigned gi)
+void Encoder::encode_group(const AluGroup &g, unsigned gi, bool literals_fit)
 {
    const Where clause_where = where_;
    where_.group = int(gi);
@@ -393,7 +393,8 @@ void Encoder::encode_group(const AluGroup &g, unsigned gi)
             std::to_string(g.instrs.size()));
       return;
    }
-   if (g.literals.size() > 4 || group_literals_needed(g) > g.literals.size()) {
+   const bool count = !literals_fit || (g.literals.size() & 1);
+   if (g.literals.size() > 4 || (count && group_literals_needed(g) > g.literals.size())) {
       error("literal count " + std::to_string(g.literals.size()) + " but " +
             std::to_string(group_literals_needed(g)) + " referenced (at most 4)");
       return;
@@ -457,10 +458,19 @@ void Encoder::encode_group(const AluGroup &g, unsigned gi)
    where_ = clause_where;
 }
 
-void Encoder::encode_alu_clause(const CfInstr &cf)
+/* `ndw`: the clause's size from the layout, which counted every group's
+ * literals.  When it equals the size with only the literals the groups
+ * carry, no group pads to more literals than it carries: a group that
+ * reads a literal beyond them can only carry an odd count and read the
+ * pad, so only those groups are counted again. */
+void Encoder::encode_alu_clause(const CfInstr &cf, uint32_t ndw)
 {
+   uint64_t carried = 0;
+   for (const AluGroup &g : cf.groups)
+      carried += 2 * uint64_t(g.instrs.size()) + ((g.literals.size() + 1) & ~size_t(1));
+   const bool literals_fit = carried == ndw;
    for (size_t gi = 0; gi < cf.groups.size() && ok_; gi++)
-      encode_group(cf.groups[gi], gi);
+      encode_group(cf.groups[gi], gi, literals_fit);
 }
 
 void Encoder::encode_tex(const TexInstr &t)
@@ -591,7 +601,7 @@ std::optional<std::vector<uint32_t>> Encoder::run()
       where_.cf_name = info.name;
       where_.clause = true;
       if (info.enc == CfEncoding::Alu) {
-         encode_alu_clause(cf);
+         encode_alu_clause(cf, clause_[i].dwords);
          continue;
       }
       for (size_t k = 0; k < cf.fetches.size() && ok_; k++) {
