@@ -94,12 +94,25 @@ struct Colourer {
    {
       busy.reset();
       unsigned chans = 0;
+      auto take = [&](unsigned w) {
+         const int s = slot[w];
+         if (s >= 0)
+            busy.set(unsigned(s));
+      };
       for (unsigned v : members[r]) {
-         for (unsigned w : ctx.adj[v]) {
-            const int s = slot[w];
-            if (s >= 0)
-               busy.set(unsigned(s));
+         /* Four neighbours a step: this loop visits every adjacency entry
+          * once per colouring (about a million on a large shader), and
+          * its counter and test were as much as the visit itself. */
+         const RaAdjacency::Range l = ctx.adj[v];
+         const unsigned *p = l.b;
+         for (; l.e - p >= 4; p += 4) {
+            take(p[0]);
+            take(p[1]);
+            take(p[2]);
+            take(p[3]);
          }
+         for (; p != l.e; p++)
+            take(*p);
          for (unsigned w : ctx.chan_excl[v]) {
             unsigned o = root[w];
             if (gpr[o] >= 0)
