@@ -739,30 +739,21 @@ struct Colourer {
    }
 
    /* What only runs need, taken when the first run is placed (most
-    * shaders have none): the GPRs bursts stay below, the vector groups of
-    * each class and copies_of. */
+    * shaders have none): the vector groups of each class and copies_of. */
    bool runs_prepared = false;
-   unsigned run_gprs = 0;
    RaAdjacency groups_of;
+   /* Registers the exports read are the ones sure to be in the final
+    * count: the clause-local stage may turn others into clause
+    * temporaries or compact them away (not past a burst), so a burst stays
+    * below the highest of them, as coloured before any run moved: the
+    * runs are all found (and this taken) before the first is placed. */
+   unsigned run_gprs = 0;
 
    void prepare_runs()
    {
       if (runs_prepared)
          return;
       runs_prepared = true;
-      /* Registers the exports read are the ones sure to be in the final
-       * count: the clause-local stage may turn others into clause
-       * temporaries or compact them away (not past a burst), so a burst
-       * stays below the highest of them (as coloured before any run
-       * moved: this runs before the first one is placed). */
-      for_each_node(sh.root, [&](const Node *n) {
-         if (n->kind != NodeKind::Cf || !n->cf || cf_op_info(n->cf->op).enc != CfEncoding::Export)
-            return;
-         for (const Value &v : n->src)
-            if (v.kind == ValueKind::Var && ra_value_allocatable(sh, v) &&
-                ctx.allocatable[sh.value_id(v)])
-               run_gprs = std::max(run_gprs, unsigned(gpr[root[sh.value_id(v)]] + 1));
-      });
       const unsigned nv = ctx.num_values;
       std::vector<unsigned> last(nv);
       build_lists(nv, groups_of, [&](auto &&emit) {
@@ -791,14 +782,27 @@ struct Colourer {
     * break a run, since finalize moves an ALU clause before exports that do
     * not read what it writes (ra_split's copies for the next export).  A
     * run holds one type, consecutive array bases and one swizzle pattern
-    * (the same positions masked, constant or read); EXPORT_DONE ends it. */
-   void burst_exports(const Node *n)
+    * (the same positions masked, constant or read); EXPORT_DONE ends it.
+    * The runs are found first and placed in the order found: placing one
+    * leaves every class it reads coloured, so finding the later ones reads
+    * the same, and the exports' GPRs (run_gprs) come from the same walk
+    * (walking the whole tree again for them cost as much as the rest of
+    * ra_init on a large shader: the walk here skips the ALU clauses). */
+   void burst_exports()
+   {
+      std::vector<std::vector<RunElem>> runs;
+      find_runs(sh.root, runs);
+      for (std::vector<RunElem> &run : runs)
+         place_run(run);
+   }
+
+   void find_runs(const Node *n, std::vector<std::vector<RunElem>> &runs)
    {
       std::vector<RunElem> run;
       const ExportInfo *last = nullptr;
       auto end_run = [&]() {
          if (run.size() > 1)
-            place_run(run);
+            runs.push_back(std::move(run));
          run.clear();
          last = nullptr;
       };
@@ -807,9 +811,13 @@ struct Colourer {
             continue;
          if (!(c->kind == NodeKind::Cf && cf_op_info(c->cf->op).enc == CfEncoding::Export)) {
             end_run();
-            burst_exports(c);
+            find_runs(c, runs);
             continue;
          }
+         for (const Value &v : c->src)
+            if (v.kind == ValueKind::Var && ra_value_allocatable(sh, v) &&
+                ctx.allocatable[sh.value_id(v)])
+               run_gprs = std::max(run_gprs, unsigned(gpr[root[sh.value_id(v)]] + 1));
          const ExportInfo &e = c->cf->exp;
          RunElem el;
          if (e.rw_rel || e.burst_count != 1 || !export_slots(c, el.slots)) {
@@ -952,7 +960,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       if (col.gpr[r] < 0 && !col.scalar(r))
          return false;
 
-   col.burst_exports(sh.root);
+   col.burst_exports();
 
    alloc.reg.assign(nv, RegAssign{});
    alloc.num_gprs = 0;
