@@ -471,6 +471,24 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
  * it needed a swizzle other than 0 (finish() then searches again). */
 bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
 {
+   /* Most candidates are one instruction: first_fit's loop without its
+    * recursion (the same swizzles in the same order). */
+   if (end == i + 1) {
+      for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
+         const Choice &ch = choice(i, bs);
+         if (ch.n == kBad)
+            continue;
+         uint8_t set[3];
+         unsigned nset;
+         if (claim_in_place(ch, ports, set, nset)) {
+            extended_nonzero_ |= bs != 0;
+            return true;
+         }
+         while (nset)
+            ports[set[--nset]] = -1;
+      }
+      return false;
+   }
    static constexpr std::array<uint8_t, kMax> kInOrder = [] {
       std::array<uint8_t, kMax> a{};
       for (unsigned k = 0; k < kMax; k++)
