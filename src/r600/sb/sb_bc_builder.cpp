@@ -697,11 +697,15 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
 {
    if (whole_ || !fwd_fits_ || n_ == 0 || nodes.size() != n_)
       return false;
+   /* One instruction per slot: the order materialize() sorts into (an
+    * insertion sort: a group has five slots, mostly added in order). */
    uint8_t order[kMax];
-   for (unsigned k = 0; k < n_; k++)
-      order[k] = uint8_t(k);
-   /* One instruction per slot: the order materialize() sorts into. */
-   std::sort(order, order + n_, [&](uint8_t a, uint8_t b) { return ins_[a].slot < ins_[b].slot; });
+   for (unsigned k = 0; k < n_; k++) {
+      unsigned d = k;
+      for (; d > 0 && ins_[order[d - 1]].slot > ins_[k].slot; d--)
+         order[d] = order[d - 1];
+      order[d] = uint8_t(k);
+   }
    uint8_t chosen[kMax];
    /* The search's first try is swizzle 0 everywhere: when that is the
     * assignment held, it is the answer. */
@@ -722,6 +726,9 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
       AluInstr &in = g.instrs[d];
       in = ins_[k];
       in.bank_swizzle = chosen[d];
+      /* Without literals (most groups) there is nothing to renumber. */
+      if (!nlit_)
+         continue;
       const AluNode &n = cl.nodes[nodes[k]];
       for (unsigned s = 0; s < ops_[k].nsrc; s++) {
          if (n.src[s].value.kind != ValueKind::Literal)
