@@ -70,8 +70,11 @@ bool take_cfile(ChipClass chip, int (&cfile)[4][2], unsigned sel, unsigned chan)
 /* The swizzle-independent rules of one instruction (its constant-file
  * pairs join `cfile`), and what its claims need.  Neither depends on the
  * order the group's instructions are looked at in: the pairs fail when
- * there are more distinct ones than ports, whatever the order. */
-bool analyze_instr(ChipClass chip, const AluInstr &in, int (&cfile)[4][2], Operands &op)
+ * there are more distinct ones than ports, whatever the order.  Inline:
+ * try_add runs it per candidate instruction, and the call's frame cost
+ * about a third of its work. */
+[[gnu::always_inline]] inline bool analyze_instr(ChipClass chip, const AluInstr &in,
+                                             int (&cfile)[4][2], Operands &op)
 {
    /* Straight into `op` (this runs for every candidate the scheduler
     * tries): on false the caller drops it. */
@@ -273,10 +276,13 @@ unsigned pv_writers(const AluGroup *prev, PvWriter *out)
  * the index of its bits in `lits` (the group's literals in order of first
  * use, at most four), a register `prev` writes PV/PS (`forwarded` set).
  * False when a fifth literal is needed or a PV/PS-only operand has no
- * producer in `prev`. */
-bool convert_node(const AluNode &n, uint8_t slot, const AluGroup *prev,
-                  const GroupNode *prev_nodes, const PvWriter *writers, unsigned nwriters,
-                  uint32_t (&lits)[4], unsigned &nlit, bool &forwarded, AluInstr &in)
+ * producer in `prev`.  Inline, as analyze_instr: try_add runs it per
+ * candidate instruction. */
+[[gnu::always_inline]] inline bool convert_node(const AluNode &n, uint8_t slot,
+                                                const AluGroup *prev, const GroupNode *prev_nodes,
+                                                const PvWriter *writers, unsigned nwriters,
+                                                uint32_t (&lits)[4], unsigned &nlit,
+                                                bool &forwarded, AluInstr &in)
 {
    in = n.bc;
    in.slot = slot;
