@@ -90,6 +90,16 @@ template <typename T, unsigned N> class SmallVector {
    const_iterator end() const { return ptr_ + size_; }
    const_iterator cbegin() const { return ptr_; }
    const_iterator cend() const { return ptr_ + size_; }
+   std::reverse_iterator<iterator> rbegin() { return std::reverse_iterator<iterator>(end()); }
+   std::reverse_iterator<iterator> rend() { return std::reverse_iterator<iterator>(begin()); }
+   std::reverse_iterator<const_iterator> rbegin() const
+   {
+      return std::reverse_iterator<const_iterator>(end());
+   }
+   std::reverse_iterator<const_iterator> rend() const
+   {
+      return std::reverse_iterator<const_iterator>(begin());
+   }
    T &operator[](size_t i) { return ptr_[i]; }
    const T &operator[](size_t i) const { return ptr_[i]; }
    T &at(size_t i)
@@ -253,6 +263,15 @@ template <typename T, unsigned N> class SmallVector {
       SmallVector tmp(std::move(o));
       o = std::move(*this);
       *this = std::move(tmp);
+   }
+
+   /* std::erase_if's counterpart. */
+   template <typename Pred> friend size_t erase_if(SmallVector &v, Pred pred)
+   {
+      T *new_end = std::remove_if(v.begin(), v.end(), pred);
+      const size_t removed = size_t(v.end() - new_end);
+      v.erase(new_end, v.end());
+      return removed;
    }
 
    friend bool operator==(const SmallVector &a, const SmallVector &b)

@@ -84,7 +84,7 @@ struct TreeInterp {
       return x;
    }
 
-   void seq(const std::vector<Node *> &nodes, size_t first = 0)
+   void seq(const NodeList &nodes, size_t first = 0)
    {
       for (size_t i = first; i < nodes.size() && !departing && !failed; i++)
          exec(nodes[i]);

@@ -199,7 +199,7 @@ class Finalizer {
 
    bool check_values(const Node *n);
    bool check_phis(const Node *region);
-   bool emit_list(const std::vector<Node *> &list, size_t from = 0);
+   bool emit_list(const NodeList &list, size_t from = 0);
    bool emit_node(const Node *n);
    bool emit_alu_cf(const Node *n);
    bool emit_group(const Node *g);
@@ -1306,7 +1306,7 @@ bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) c
    return true;
 }
 
-bool Finalizer::emit_list(const std::vector<Node *> &list_in, size_t from)
+bool Finalizer::emit_list(const NodeList &list_in, size_t from)
 {
    /* A region's CF nodes: few, so no allocation for them. */
    SmallVector<const Node *, 16> list(list_in.begin() +

@@ -147,7 +147,7 @@ struct Gcm {
             }
          }
          /* Empty groups would be empty VLIW groups: drop them. */
-         std::erase_if(cf->children, [](const Node *g) {
+         erase_if(cf->children, [](const Node *g) {
             return g->kind == NodeKind::AluGroup && g->children.empty();
          });
       }
@@ -171,7 +171,7 @@ struct Gcm {
    unsigned sink_alu_below_fetches(Node *n)
    {
       unsigned total = 0;
-      std::vector<Node *> &k = n->children;
+      NodeList &k = n->children;
       for (size_t b = 1; b + 2 < k.size(); b++) {
          if (!is_fetch_clause(k[b - 1]) || !is_alu(k[b]) || !is_fetch_clause(k[b + 1]) ||
              !is_alu(k[b + 2]))

@@ -428,7 +428,7 @@ struct Converter {
    static constexpr unsigned kManyVersions = ~0u;
    std::vector<unsigned> renamed_var_version;
    bool same_as_any = false; /* for the if being converted */
-   std::vector<Node *> spare_list; /* run()'s rebuilt children list */
+   NodeList spare_list; /* run()'s rebuilt children list */
    /* GroupInfo of the groups checked so far; a group's Node::scratch is its
     * index + 1.  Scratch is left over from earlier passes until then, so an
     * entry counts only when it names the group: nothing clears the tree. */
@@ -555,7 +555,7 @@ struct Converter {
 
    /* One side of the if: ALU clauses of effect-free instructions and
     * fetch clauses that may run speculatively (fetch_speculable). */
-   bool side_ok(const std::vector<Node *> &nodes, size_t first, SideCost &cost)
+   bool side_ok(const NodeList &nodes, size_t first, SideCost &cost)
    {
       /* Control flow first, so an if kept inside counts as nested control
        * flow rather than as its PRED_SET. */
@@ -582,7 +582,7 @@ struct Converter {
             }
          }
          cost.clauses++;
-         const std::vector<Node *> &groups = cf->children;
+         const NodeList &groups = cf->children;
          ClauseSum *sum = clause_sum(cf);
          if (!sum) {
             if (!add_groups(groups, 0, groups.size(), cost))
@@ -608,7 +608,7 @@ struct Converter {
    }
 
    /* side_ok over the groups [first, end) of one ALU clause. */
-   bool add_groups(const std::vector<Node *> &groups, size_t first, size_t end, SideCost &cost)
+   bool add_groups(const NodeList &groups, size_t first, size_t end, SideCost &cost)
    {
       for (size_t i = first; i < end; i++) {
          const GroupInfo &gi = group_info(groups[i]);
@@ -747,7 +747,7 @@ struct Converter {
    /* Tries to convert the region r, which follows the nodes in `out` (its
     * parent's children before it, already visited).  On success the nodes
     * replacing r are appended to `out`; on failure `out` is unchanged. */
-   bool try_convert(std::vector<Node *> &out, Node *r)
+   bool try_convert(NodeList &out, Node *r)
    {
       if (r->kind != NodeKind::Region)
          return no("not an if region");
@@ -1007,7 +1007,7 @@ struct Converter {
          alu_to->children.reserve(left); /* as cfn's below */
          after.push_back(alu_to);
       };
-      auto move_groups = [&](const std::vector<Node *> &nodes, size_t first) {
+      auto move_groups = [&](const NodeList &nodes, size_t first) {
          for (size_t i = first; i < nodes.size(); i++) {
             if (is_fetch_clause(nodes[i])) {
                after.push_back(nodes[i]);
@@ -1119,7 +1119,7 @@ struct Converter {
        * once per converted if.  It is built in spare_list, which then keeps
        * the old list's storage for the next list: no allocation per list
        * (the recursion above is done before this list is built). */
-      std::vector<Node *> &out = spare_list;
+      NodeList &out = spare_list;
       out.clear();
       out.reserve(n->children.size());
       for (Node *c : n->children) {

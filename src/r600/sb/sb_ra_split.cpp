@@ -105,7 +105,7 @@ struct Splitter {
                              bool &regrouped)
    {
       bool dropped = false;
-      auto erase = [](std::vector<Node *> &v, const Node *n) {
+      auto erase = [](NodeList &v, const Node *n) {
          auto it = std::find(v.begin(), v.end(), n);
          if (it == v.end())
             return false;
@@ -211,7 +211,7 @@ struct Splitter {
       return g;
    }
 
-   Node *clause(std::vector<Node *> groups, unsigned cf_index)
+   Node *clause(NodeList groups, unsigned cf_index)
    {
       Node *c = sh.create(NodeKind::Cf);
       c->cf_index = cf_index;
@@ -243,7 +243,7 @@ struct Splitter {
       auto &phis = dep ? n->target->region().phi : n->target->region().loop_phi;
       unsigned idx = dep ? n->dep_index : n->dep_index + 1;
       bool reach = falls_through(n);
-      std::vector<Node *> groups;
+      NodeList groups;
       for (Node *p : phis) {
          if (!alloc(p->dst[0]) || idx >= p->src.size())
             continue;
@@ -262,7 +262,7 @@ struct Splitter {
    /* Copies of loop_phi source 0, to go just before the loop region. */
    Node *loop_entry_copies(Node *r)
    {
-      std::vector<Node *> groups;
+      NodeList groups;
       for (Node *p : r->region().loop_phi) {
          if (!alloc(p->dst[0]) || p->src.empty())
             continue;
@@ -317,7 +317,7 @@ struct Splitter {
    Node *copy_clause(const std::vector<Node *> &groups, unsigned cf_index)
    {
       return groups.empty() ? nullptr
-                            : clause(std::vector<Node *>(groups.begin(), groups.end()), cf_index);
+                            : clause(NodeList(groups.begin(), groups.end()), cf_index);
    }
 
    Node *fetch_clause_copies(Node *cfn)
@@ -410,7 +410,7 @@ struct Splitter {
     * of its predicated instruction. */
    void psi_copies(Node *cfn)
    {
-      std::vector<Node *> out;
+      NodeList out;
       size_t i = 0;
       auto &ch = cfn->children;
       while (i < ch.size()) {
@@ -448,7 +448,7 @@ struct Splitter {
           n->kind == NodeKind::Fetch || n->kind == NodeKind::Psi)
          return;
       /* The children are rebuilt only once a copy clause goes in. */
-      std::vector<Node *> out;
+      NodeList out;
       bool rebuilt = false;
       for (size_t i = 0; i < n->children.size(); i++) {
          Node *c = n->children[i];

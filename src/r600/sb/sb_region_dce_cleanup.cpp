@@ -28,7 +28,7 @@ struct Sweeper {
     * was most of the sweep's time. */
    void sweep(Node *n)
    {
-      std::vector<Node *> &ch = n->children;
+      NodeList &ch = n->children;
       size_t k = 0;
       for (size_t i = 0; i < ch.size(); i++) {
          Node *c = ch[i];

@@ -174,6 +174,11 @@ enum class NodeKind : uint8_t {
 };
 
 struct Node;
+/* Children stay inside the node up to two (most ALU groups, and the
+ * copy groups ra_split makes, hold one instruction): a heap allocation per
+ * group was most of what building and copying the tree cost.  More inline
+ * room would take the Node past four cache lines. */
+using NodeList = SmallVector<Node *, 2>;
 
 /* What only a Region has: its phis and the departs/repeats that feed them.
  * Kept apart from Node (RegionShader::create_region makes one per region)
@@ -194,7 +199,7 @@ struct Node {
    /* Scratch for the pass running now (a dense index or a mark, e.g.
     * mark_live_nodes); meaningless once that pass returns. */
    mutable uint32_t scratch = 0;
-   std::vector<Node *> children;
+   NodeList children;
 
    /* Bytecode the node stands for (nullptr when synthetic). */
    const CfInstr *cf = nullptr;
@@ -206,8 +211,14 @@ struct Node {
    ValueList src;
 
    unsigned cf_index = 0;
-   /* Region */
-   unsigned id = 0;
+   /* Region: its index in RegionShader::regions.  Depart / Repeat: the
+    * position among the target's departs/repeats (the phi / loop_phi source
+    * it feeds, minus 1 for repeats).  One field: no node is both, and a
+    * Node has no room to spare. */
+   union {
+      unsigned id = 0;
+      unsigned dep_index;
+   };
    RegionData *region_data = nullptr; /* set for (and only for) a Region */
    RegionData &region()
    {
@@ -220,10 +231,8 @@ struct Node {
       return *region_data;
    }
 
-   /* Depart / Repeat: the region and the position among its departs/repeats
-    * (the phi / loop_phi source it feeds, minus 1 for repeats). */
+   /* Depart / Repeat: the region it leaves or repeats. */
    Node *target = nullptr;
-   unsigned dep_index = 0;
 
    /* If: the condition, also src[0]. */
 };
