@@ -477,24 +477,6 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
  * it needed a swizzle other than 0 (finish() then searches again). */
 bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
 {
-   /* Most candidates are one instruction: first_fit's loop without its
-    * recursion (the same swizzles in the same order). */
-   if (end == i + 1) {
-      for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
-         const Choice &ch = choice(i, bs);
-         if (ch.n == kBad)
-            continue;
-         uint8_t set[3];
-         unsigned nset;
-         if (claim_in_place(ch, ports, set, nset)) {
-            extended_nonzero_ |= bs != 0;
-            return true;
-         }
-         while (nset)
-            ports[set[--nset]] = -1;
-      }
-      return false;
-   }
    static constexpr std::array<uint8_t, kMax> kInOrder = [] {
       std::array<uint8_t, kMax> a{};
       for (unsigned k = 0; k < kMax; k++)
@@ -680,6 +662,9 @@ bool GroupFit::first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t
    if (d == end)
       return true;
    const unsigned i = order[d];
+   /* The last instruction (the only one, for most candidates extend()
+    * tries) needs no call to find that nothing follows. */
+   const bool last = d + 1 == end;
    for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
       const Choice &ch = choice(i, bs);
       if (ch.n == kBad)
@@ -687,7 +672,8 @@ bool GroupFit::first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t
       uint8_t set[3];
       unsigned nset;
       chosen[d] = uint8_t(bs);
-      if (claim_in_place(ch, ports, set, nset) && first_fit(order, d + 1, end, ports, chosen))
+      if (claim_in_place(ch, ports, set, nset) &&
+          (last || first_fit(order, d + 1, end, ports, chosen)))
          return true;
       while (nset)
          ports[set[--nset]] = -1;
