@@ -846,18 +846,23 @@ TEST(SbRa, UnwrittenAndConstantExportOperandsTakeNoRegister)
    EXPECT_EQ(all.alloc.num_gprs, 3u);
 }
 
-TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
+/* `first` (which writes R2.x = R1.x); PRED_SETGT R1.y > 0 (pred only);
+ * (pred) R2.x = 1.0; export R2: a predicated write, so a psi. */
+Program predicated_write_program(std::vector<AluInstr> first)
 {
-   /* R2.x = R1.x; PRED_SETGT R1.y > 0 (pred only); (pred) R2.x = 1.0; export R2 */
    AluInstr ps = alu(AluOp::PRED_SETGT, kSlotX, dst(0, 0, false), src_gpr(1, 1), zero());
    ps.update_pred = true;
    AluInstr w = alu(AluOp::MOV, kSlotX, dst(2, 0), one());
    w.pred_sel = 3;
-   Program p = program(ChipClass::Evergreen, {
-      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))}), group({ps}),
-                  group({w})}),
+   return program(ChipClass::Evergreen, {
+      alu_clause({group(std::move(first)), group({ps}), group({w})}),
       export_done(2),
    });
+}
+
+TEST(SbRa, PredicatedWriteKeepsOldValueChannel)
+{
+   Program p = predicated_write_program({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0))});
    RaRun r = allocate(p);
    ASSERT_TRUE(r.ok) << r.diag;
    EXPECT_EQ(r.split_dump,
@@ -1173,16 +1178,8 @@ std::string graph_builds_differ(const RegionShader &sh, const RaContext &ctx)
  * would make one).  Both builds must agree here too. */
 TEST(SbRa, GraphBuildsAgreeWithPsi)
 {
-   AluInstr ps = alu(AluOp::PRED_SETGT, kSlotX, dst(0, 0, false), src_gpr(1, 1), zero());
-   ps.update_pred = true;
-   AluInstr w = alu(AluOp::MOV, kSlotX, dst(2, 0), one());
-   w.pred_sel = 3;
-   Program p = program(ChipClass::Evergreen, {
-      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
-                         alu(AluOp::MOV, kSlotY, dst(3, 1), src_gpr(1, 2))}),
-                  group({ps}), group({w})}),
-      export_done(2),
-   });
+   Program p = predicated_write_program({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(1, 0)),
+                                         alu(AluOp::MOV, kSlotY, dst(3, 1), src_gpr(1, 2))});
    RaRun r = allocate(p);
    ASSERT_TRUE(r.ok) << r.diag;
    ASSERT_FALSE(r.ctx.psi_pairs.empty());
