@@ -188,37 +188,20 @@ FetchRegs fetch_regs(const FetchInstr &f)
    return r;
 }
 
-namespace {
-
 /* Every group is counted several times per compile (validator, assembler,
- * clause sizes), so this is inlined into the sizes, and few instructions
- * read a literal: test all three operand slots at once, and look up how
- * many of them the opcode reads only when one of them is a literal. */
-inline unsigned count_literals(const AluGroup &g)
+ * clause sizes): the per-instruction test is inline in the header, where
+ * the validator shares it. */
+unsigned group_literals_needed(const AluGroup &g)
 {
    unsigned n = 0;
-   for (const AluInstr &in : g.instrs) {
-      const unsigned lit = unsigned(in.src[0].is_literal()) |
-                           unsigned(in.src[1].is_literal()) << 1 |
-                           unsigned(in.src[2].is_literal()) << 2;
-      if (!lit)
-         continue;
-      const unsigned nsrc = alu_op_info(in.op).num_src;
-      for (unsigned s = 0; s < nsrc; s++) {
-         if (lit & (1u << s))
-            n = std::max(n, in.src[s].chan + 1u);
-      }
-   }
+   for (const AluInstr &in : g.instrs)
+      n = std::max(n, alu_instr_literals_needed(in));
    return n;
 }
 
-} // namespace
-
-unsigned group_literals_needed(const AluGroup &g) { return count_literals(g); }
-
 unsigned alu_group_dwords(const AluGroup &g)
 {
-   unsigned lits = std::max<unsigned>(g.literals.size(), count_literals(g));
+   unsigned lits = std::max<unsigned>(g.literals.size(), group_literals_needed(g));
    return 2 * unsigned(g.instrs.size()) + ((lits + 1) & ~1u);
 }
 

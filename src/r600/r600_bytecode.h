@@ -14,6 +14,7 @@
  */
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -344,7 +345,25 @@ inline bool alu_is_reduction(ChipClass cls, AluOp op) { return alu_slots(cls, op
 
 /* Number of CF slots (word pairs) an instruction takes. */
 inline unsigned cf_slots(const CfInstr &cf) { return cf.alu_ext ? 2 : 1; }
-/* Literal count a group needs: 1 + the highest LITERAL chan used (0 = none). */
+/* Literal count one instruction needs: 1 + the highest LITERAL chan among
+ * the operands its opcode reads (0 = none).  Few instructions read a
+ * literal, so the three selectors are tested before the opcode is looked
+ * up.  The opcode must be valid. */
+inline unsigned alu_instr_literals_needed(const AluInstr &in)
+{
+   const unsigned lit = unsigned(in.src[0].is_literal()) | unsigned(in.src[1].is_literal()) << 1 |
+                        unsigned(in.src[2].is_literal()) << 2;
+   if (!lit)
+      return 0;
+   const unsigned nsrc = alu_op_info(in.op).num_src;
+   unsigned n = 0;
+   for (unsigned s = 0; s < nsrc; s++) {
+      if (lit & (1u << s))
+         n = std::max(n, in.src[s].chan + 1u);
+   }
+   return n;
+}
+/* Literal count a group needs: the most any of its instructions needs. */
 unsigned group_literals_needed(const AluGroup &g);
 /* Dwords of one group (instructions and padded literals) and of an ALU
  * clause body. */

@@ -225,14 +225,7 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       const AluOpInfo &info = alu_op_info(in.op);
       if (info.flags & AF_MOVA)
          loads_ar = true;
-      /* Few instructions read a literal: test the three operand slots at
-       * once before going through the ones the opcode reads. */
-      const unsigned lit = unsigned(in.src[0].is_literal()) |
-                           unsigned(in.src[1].is_literal()) << 1 |
-                           unsigned(in.src[2].is_literal()) << 2;
-      for (unsigned s = 0; lit && s < info.num_src; s++)
-         if (lit & (1u << s))
-            lits_needed = std::max(lits_needed, in.src[s].chan + 1u);
+      lits_needed = std::max(lits_needed, alu_instr_literals_needed(in));
    }
    slot_mask = mask;
    if (bad) {
