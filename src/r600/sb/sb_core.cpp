@@ -55,9 +55,11 @@ ProgramShape program_shape(const Program &prog)
       for (const AluGroup &g : cf.groups) {
          sh.instrs += unsigned(g.instrs.size());
          for (const AluInstr &in : g.instrs) {
-            if (in.dst.write || alu_is_op3(in.op))
+            /* OP3 encodings have no write bit: they always write. */
+            const unsigned nsrc = alu_op_info(in.op).num_src;
+            if (in.dst.write || nsrc == 3)
                use(in.dst.gpr);
-            for (unsigned s = 0; s < alu_op_info(in.op).num_src; s++)
+            for (unsigned s = 0; s < nsrc; s++)
                if (in.src[s].sel <= kSrcGPRLast)
                   use(in.src[s].sel);
          }
