@@ -303,7 +303,9 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
          e++;
       for (size_t i = b; i < e; i++) {
          const AluNode &nd = cl.nodes[ids[i]];
-         for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
+         /* Read once: the stores below could alias the op table. */
+         const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
+         for (unsigned s = 0; s < nsrc; s++) {
             if (!gpr_read(nd.src[s]))
                continue;
             const int d = cur[key_of(nd.src[s].value.sel, nd.src[s].value.chan)];
@@ -872,7 +874,8 @@ bool ValueScheduler::schedule()
       caps_[i] = uint8_t(((slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op) ? kCapVec : 0) |
                          ((slots & kSlotS) && chip_ != ChipClass::Cayman ? kCapTrans : 0) |
                          (slots & kSlot4 ? kCapReduction : 0));
-      for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++)
+      const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
+      for (unsigned s = 0; s < nsrc; s++)
          if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward)
             return false;
    }
@@ -1070,7 +1073,8 @@ void live_after_groups(ChipClass chip, const AluClause &cl, LiveSet live,
             live.reset(key_of(cl.nodes[id].bc.dst.gpr, cl.nodes[id].bc.dst.chan));
       for (uint32_t id : cl.groups[gi].nodes) {
          const AluNode &nd = cl.nodes[id];
-         for (unsigned s = 0; s < alu_op_info(nd.bc.op).num_src; s++) {
+         const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
+         for (unsigned s = 0; s < nsrc; s++) {
             if (nd.src[s].rel)
                live.set();
             else if (gpr_read(nd.src[s]))
