@@ -515,6 +515,7 @@ class ValueScheduler {
    /* Per position, what the op allows (looked up once, not per try). */
    enum : uint8_t { kCapVec = 1, kCapTrans = 2, kCapReduction = 4 };
    std::vector<uint8_t> caps_;
+   bool reductions_ = false; /* some position has kCapReduction */
    std::vector<unsigned> group_of_; /* per position, kNoReg until placed */
    std::vector<uint8_t> flex_;      /* per position: flexible() */
    std::vector<uint8_t> chan_mask_; /* channels a local's register may use */
@@ -584,34 +585,9 @@ void ValueScheduler::build_deps()
       }
       pending_[livein[e].first]++;
    }
-   /* Predecessors of each position, flat (pred_off_[i] .. pred_off_[i +
-    * 1] in pred_): the true dependences in operand order, then the only
-    * register-ordered events left: a non-local definition (the last of
-    * its register in the run) overwrites the value that entered the run,
-    * so it may not precede that value's readers. */
-   std::vector<Edge> &pred = pred_;
-   pred.clear();
-   pred_off_.assign(n + 1, 0);
-   for (size_t i = 0; i < n; i++) {
-      for (unsigned s = 0; s < 3; s++)
-         if (v_.src_def[i][s] >= 0)
-            pred.push_back({uint32_t(v_.src_def[i][s]), true});
-      if (v_.def_key[i] >= 0 && !v_.local[i] && first_reader[v_.def_key[i]] >= 0) {
-         const unsigned k = unsigned(v_.def_key[i]);
-         for (size_t e = size_t(first_reader[k]); e < livein.size() && livein[e].first == k;
-              e++)
-            if (livein[e].second != i)
-               pred.push_back({livein[e].second, false});
-      }
-      pred_off_[i + 1] = uint32_t(pred.size());
-   }
-   for (const auto &e : livein)
-      first_reader[e.first] = -1;
-   auto preds = [&](size_t i) {
-      return Span<Edge>{pred.data() + pred_off_[i], pred.data() + pred_off_[i + 1]};
-   };
-
-   /* Units: a register swap inside one source group moves as a whole. */
+   /* Units: a register swap inside one source group moves as a whole
+    * (a union-find whose roots are the least positions of their sets, so
+    * the order of the joins does not matter). */
    unit_.resize(n);
    for (size_t i = 0; i < n; i++)
       unit_[i] = uint32_t(i);
@@ -629,15 +605,45 @@ void ValueScheduler::build_deps()
          merged = true;
       }
    };
-   for (size_t i = 0; i < n; i++)
-      for (const Edge &e : preds(i))
-         if (!e.strong && cl_->nodes[ids_[e.to]].group == cl_->nodes[ids_[i]].group)
-            join(uint32_t(i), e.to);
+   /* Predecessors of each position, flat (pred_off_[i] .. pred_off_[i +
+    * 1] in pred_): the true dependences in operand order, then the only
+    * register-ordered events left: a non-local definition (the last of
+    * its register in the run) overwrites the value that entered the run,
+    * so it may not precede that value's readers.  Such a reader in the
+    * definition's own source group joins its unit as the edge is made. */
+   std::vector<Edge> &pred = pred_;
+   pred.clear();
+   pred_off_.assign(n + 1, 0);
+   for (size_t i = 0; i < n; i++) {
+      for (unsigned s = 0; s < 3; s++)
+         if (v_.src_def[i][s] >= 0)
+            pred.push_back({uint32_t(v_.src_def[i][s]), true});
+      if (v_.def_key[i] >= 0 && !v_.local[i] && first_reader[v_.def_key[i]] >= 0) {
+         const unsigned k = unsigned(v_.def_key[i]);
+         const uint32_t group = cl_->nodes[ids_[i]].group;
+         for (size_t e = size_t(first_reader[k]); e < livein.size() && livein[e].first == k;
+              e++) {
+            const uint32_t r = livein[e].second;
+            if (r == i)
+               continue;
+            pred.push_back({r, false});
+            if (cl_->nodes[ids_[r]].group == group)
+               join(uint32_t(i), r);
+         }
+      }
+      pred_off_[i + 1] = uint32_t(pred.size());
+   }
+   for (const auto &e : livein)
+      first_reader[e.first] = -1;
+   auto preds = [&](size_t i) {
+      return Span<Edge>{pred.data() + pred_off_[i], pred.data() + pred_off_[i + 1]};
+   };
    /* The slots of a reduction are one instruction. */
-   for (size_t i = 0; i + 1 < n; i++)
-      if ((caps_[i] & caps_[i + 1] & kCapReduction) &&
-          cl_->nodes[ids_[i]].group == cl_->nodes[ids_[i + 1]].group)
-         join(uint32_t(i), uint32_t(i + 1));
+   if (reductions_)
+      for (size_t i = 0; i + 1 < n; i++)
+         if ((caps_[i] & caps_[i + 1] & kCapReduction) &&
+             cl_->nodes[ids_[i]].group == cl_->nodes[ids_[i + 1]].group)
+            join(uint32_t(i), uint32_t(i + 1));
    /* Members of each unit in position order, flat: counted, then placed
     * (with nothing joined, each position is its own unit). */
    mem_off_.resize(n + 1);
@@ -660,22 +666,25 @@ void ValueScheduler::build_deps()
    }
    /* Critical path: groups from the unit to the end of the run, kept on
     * the unit's first node.  A unit's members share one source group, so
-    * every successor of any member comes later and is already final. */
+    * every successor of any member comes later and is already final.
+    * The same walk counts each unit's successors and predecessors. */
    height_.assign(n, 0);
-   for (size_t i = n; i-- > 0;)
-      for (const Edge &e : preds(i))
-         if (unit_[e.to] != unit_[i])
-            height_[unit_[e.to]] = std::max(height_[unit_[e.to]],
-                                            height_[unit_[i]] + (e.strong ? 1u : 0u));
-   /* Successors of each unit, flat, in the order the predecessor lists
-    * name them: counted first, then placed. */
    npred_.assign(n, 0);
    earliest_.assign(n, 0);
    succ_off_.assign(n + 1, 0);
-   for (size_t i = 0; i < n; i++)
-      for (const Edge &e : preds(i))
-         if (unit_[e.to] != unit_[i])
-            succ_off_[unit_[e.to] + 1]++;
+   for (size_t i = n; i-- > 0;) {
+      const uint32_t u = unit_[i];
+      for (const Edge &e : preds(i)) {
+         const uint32_t pu = unit_[e.to];
+         if (pu == u)
+            continue;
+         height_[pu] = std::max(height_[pu], height_[u] + (e.strong ? 1u : 0u));
+         succ_off_[pu + 1]++;
+         npred_[u]++;
+      }
+   }
+   /* Successors of each unit, flat, in the order the predecessor lists
+    * name them. */
    for (size_t u = 0; u < n; u++)
       succ_off_[u + 1] += succ_off_[u];
    succ_.resize(succ_off_[n]);
@@ -684,10 +693,8 @@ void ValueScheduler::build_deps()
       const uint32_t u = unit_[i];
       for (const Edge &e : preds(i)) {
          const uint32_t pu = unit_[e.to];
-         if (pu == u)
-            continue;
-         succ_[fill_[pu]++] = {u, e.strong};
-         npred_[u]++;
+         if (pu != u)
+            succ_[fill_[pu]++] = {u, e.strong};
       }
    }
 }
@@ -865,6 +872,7 @@ bool ValueScheduler::schedule()
    const size_t n = ids_.size();
    pos_of_.assign(cl_->nodes.size(), 0);
    caps_.resize(n);
+   unsigned any_caps = 0;
    for (size_t i = 0; i < n; i++) {
       pos_of_[ids_[i]] = uint32_t(i);
       AluNode &nd = cl_->nodes[ids_[i]];
@@ -874,11 +882,13 @@ bool ValueScheduler::schedule()
       caps_[i] = uint8_t(((slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op) ? kCapVec : 0) |
                          ((slots & kSlotS) && chip_ != ChipClass::Cayman ? kCapTrans : 0) |
                          (slots & kSlot4 ? kCapReduction : 0));
+      any_caps |= caps_[i];
       const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
       for (unsigned s = 0; s < nsrc; s++)
          if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward)
             return false;
    }
+   reductions_ = any_caps & kCapReduction;
    flex_.resize(n);
    for (size_t i = 0; i < n; i++)
       flex_[i] = v_.def_key[i] >= 0 && v_.local[i];
