@@ -541,10 +541,14 @@ class ValueScheduler {
    std::vector<uint32_t> pos_of_; /* node id -> position */
    std::vector<std::pair<uint32_t, uint32_t>> livein_readers_; /* build_deps */
    /* schedule()'s lists, kept for their storage. */
-   std::vector<uint8_t> reads_prev_;
+   /* Per unit, its rank in the ready list as one number (lowest first):
+    * height inverted, then kNotReadingPrev unless it reads a result of
+    * the previous group, then its position (below 2^31). */
+   static constexpr uint64_t kNotReadingPrev = uint64_t(1) << 31;
+   std::vector<uint64_t> rank_;
    std::vector<uint32_t> ready_, later_, now_, next_;
    /* Units placed in the group being filled and in the one before, and
-    * the units reads_prev_ marks (successors of the latter). */
+    * the units marked as reading the latter's results (its successors). */
    std::vector<uint32_t> placed_now_, placed_prev_, marked_;
    unsigned cur_ = 0;
 };
@@ -899,16 +903,12 @@ bool ValueScheduler::schedule()
 
    /* Critical path first; among equals, units reading a result of the
     * group just placed (PV/PS: no read port, and the value may need no
-    * register at all), then program order. */
-   std::vector<uint8_t> &reads_prev = reads_prev_;
-   reads_prev.assign(n, 0);
-   auto prio = [&](uint32_t a, uint32_t b) {
-      if (height_[a] != height_[b])
-         return height_[a] > height_[b];
-      if (reads_prev[a] != reads_prev[b])
-         return reads_prev[a] > reads_prev[b];
-      return a < b;
-   };
+    * register at all), then program order: rank_, so that the sort
+    * compares one number. */
+   rank_.resize(n);
+   for (size_t u = 0; u < n; u++)
+      rank_[u] = uint64_t(~height_[u]) << 32 | kNotReadingPrev | u;
+   auto prio = [&](uint32_t a, uint32_t b) { return rank_[a] < rank_[b]; };
    std::vector<uint32_t> &ready = ready_, &later = later_, &now = now_, &next = next_;
    ready.clear();
    later.clear();
@@ -936,12 +936,12 @@ bool ValueScheduler::schedule()
        * that group's units has a true-dependence edge to it: mark those
        * successors instead of scanning every ready unit's operands. */
       for (uint32_t u : marked_)
-         reads_prev[u] = 0;
+         rank_[u] |= kNotReadingPrev;
       marked_.clear();
       for (uint32_t pu : placed_prev_)
          for (size_t k = succ_off_[pu]; k < succ_off_[pu + 1]; k++)
-            if (succ_[k].strong && !reads_prev[succ_[k].to]) {
-               reads_prev[succ_[k].to] = 1;
+            if (succ_[k].strong && (rank_[succ_[k].to] & kNotReadingPrev)) {
+               rank_[succ_[k].to] &= ~kNotReadingPrev;
                marked_.push_back(succ_[k].to);
             }
       std::sort(ready.begin(), ready.end(), prio);
