@@ -1142,16 +1142,20 @@ void liftable_groups(ChipClass chip, const AluClause &cl, std::vector<uint8_t> &
    lift.assign(ng, 0);
    if (chip == ChipClass::Cayman)
       return; /* replicated transcendentals share the kSlot4 flag */
-   forwarded.assign(cl.nodes.size(), 0);
-   for (const AluNode &nd : cl.nodes)
-      for (const Operand &o : nd.src)
-         if (o.value.kind == ValueKind::Forward && o.value.node >= 0 &&
-             size_t(o.value.node) < forwarded.size())
-            forwarded[size_t(o.value.node)] = 1;
+   bool have_forwarded = false; /* made for the first candidate group only */
    for (size_t gi = ng; gi-- > 0;) {
       const GroupNode &g = cl.groups[gi];
       if (!g.fixed || g.original.instrs.size() != g.nodes.size())
          continue;
+      if (!have_forwarded) {
+         forwarded.assign(cl.nodes.size(), 0);
+         for (const AluNode &nd : cl.nodes)
+            for (const Operand &o : nd.src)
+               if (o.value.kind == ValueKind::Forward && o.value.node >= 0 &&
+                   size_t(o.value.node) < forwarded.size())
+                  forwarded[size_t(o.value.node)] = 1;
+         have_forwarded = true;
+      }
       if (gi + 1 < ng && cl.groups[gi + 1].fixed && !lift[gi + 1]) {
          bool reads_pv = false;
          for (const AluInstr &in : cl.groups[gi + 1].original.instrs)
