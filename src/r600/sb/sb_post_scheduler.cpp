@@ -539,7 +539,9 @@ class ValueScheduler {
    std::vector<uint8_t> hw_ok_;
    GroupFit fit_; /* the group being filled */
    std::vector<uint32_t> pos_of_; /* node id -> position */
-   std::vector<std::pair<uint32_t, uint32_t>> livein_readers_; /* build_deps */
+   /* build_deps': the entering values' readers in position order, then
+    * grouped by key. */
+   std::vector<std::pair<uint32_t, uint32_t>> livein_reads_, livein_readers_;
    /* schedule()'s lists, kept for their storage. */
    /* Per unit, its rank in the ready list as one number (lowest first):
     * height inverted, then kNotReadingPrev unless it reads a result of
@@ -556,39 +558,49 @@ class ValueScheduler {
 void ValueScheduler::build_deps()
 {
    const size_t n = ids_.size();
-   /* Readers of each register's entering value, as (key, position) pairs
-    * sorted by key (positions stay in order): a flat list instead of a
-    * vector per register in a hash map. */
-   std::vector<std::pair<uint32_t, uint32_t>> &livein = livein_readers_;
-   livein.clear();
-   for (size_t i = 0; i < n; i++) {
-      const AluNode &nd = cl_->nodes[ids_[i]];
-      for (unsigned s = 0; s < 3; s++)
-         if (v_.src_def[i][s] == -1)
-            livein.push_back({key_of(nd.src[s].value.sel, nd.src[s].value.chan), uint32_t(i)});
-   }
-   /* Pushed in position order, so by (key, position) is by key, stably;
-    * std::sort needs no buffer. */
-   std::sort(livein.begin(), livein.end());
-   livein.erase(std::unique(livein.begin(), livein.end()), livein.end());
-   /* Physical counts for allocation: a register whose entering value is
-    * still to be read is not free.  first_reader: where a key's readers
-    * start in `livein`.  The keys the run reads on entry, and those it
-    * gives locals (assign_group), are all it touches. */
+   /* The keys the run reads on entry, and those it gives locals
+    * (assign_group), are all it touches. */
    for (uint16_t k : dirty_) {
       pending_[k] = 0;
       last_read_[k] = -1;
       last_write_[k] = -1;
    }
    dirty_.clear();
-   std::vector<int> &first_reader = first_reader_;
-   for (size_t e = 0; e < livein.size(); e++) {
-      if (first_reader[livein[e].first] < 0) {
-         first_reader[livein[e].first] = int(e);
-         dirty_.push_back(uint16_t(livein[e].first));
+   /* Readers of each register's entering value, as (key, position) pairs
+    * grouped by key, positions in order: a flat list instead of a vector
+    * per register in a hash map.  pending_ counts each key's readers (a
+    * register whose entering value is still to be read is not free for
+    * allocation), and the count places them: no sort of the whole list. */
+   std::vector<std::pair<uint32_t, uint32_t>> &reads = livein_reads_;
+   reads.clear();
+   for (size_t i = 0; i < n; i++) {
+      const AluNode &nd = cl_->nodes[ids_[i]];
+      unsigned seen[3];
+      unsigned nseen = 0;
+      for (unsigned s = 0; s < 3; s++) {
+         if (v_.src_def[i][s] != -1)
+            continue;
+         const unsigned k = key_of(nd.src[s].value.sel, nd.src[s].value.chan);
+         if (std::find(seen, seen + nseen, k) != seen + nseen)
+            continue;
+         seen[nseen++] = k;
+         reads.push_back({k, uint32_t(i)});
+         if (pending_[k]++ == 0)
+            dirty_.push_back(uint16_t(k));
       }
-      pending_[livein[e].first]++;
    }
+   /* first_reader: where a key's readers start in `livein` (set to where
+    * they end, then counted down as they are placed from the last). */
+   std::vector<int> &first_reader = first_reader_;
+   int end = 0;
+   for (uint16_t k : dirty_) {
+      end += pending_[k];
+      first_reader[k] = end;
+   }
+   std::vector<std::pair<uint32_t, uint32_t>> &livein = livein_readers_;
+   livein.resize(reads.size());
+   for (size_t e = reads.size(); e-- > 0;)
+      livein[size_t(--first_reader[reads[e].first])] = reads[e];
    /* Units: a register swap inside one source group moves as a whole
     * (a union-find whose roots are the least positions of their sets, so
     * the order of the joins does not matter). */
