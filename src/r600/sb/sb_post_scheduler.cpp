@@ -959,11 +959,13 @@ bool ValueScheduler::schedule()
       std::sort(ready.begin(), ready.end(), prio);
       unsigned demanded[4];
       std::copy(ready_demand, ready_demand + 4, demanded);
-      GroupNode g;
+      /* Filled in place (a group is a few hundred bytes, most of them
+       * the unused `original`); the previous group is then the one before. */
+      GroupNode &g = out_->emplace_back();
       bool used[5] = {};
       size_t tries = 0;
       const AluGroup *prev_hw = cur_ == 0 ? prev_hw_ : &out_hw_->back();
-      const GroupNode *prev_nodes = cur_ == 0 ? prev_fixed_nodes_ : &out_->back();
+      const GroupNode *prev_nodes = cur_ == 0 ? prev_fixed_nodes_ : &g - 1;
       fit_.start(chip_, prev_hw, prev_nodes);
       for (size_t k = 0; k < ready.size() && tries < kMaxTries; k++) {
          const uint32_t u = ready[k];
@@ -1029,7 +1031,6 @@ bool ValueScheduler::schedule()
             hw.instrs.back().slot = order[k].first;
          }
       }
-      out_->push_back(std::move(g));
       std::swap(placed_prev_, placed_now_);
       placed_now_.clear();
       if (cur_ > 0 && !assign_group(cur_ - 1))
