@@ -1206,6 +1206,9 @@ struct Scratch {
    std::vector<LiveSet> after; /* schedule_clause_values' */
    std::vector<uint32_t> run;
    std::vector<uint8_t> lifted, forwarded; /* liftable_groups' */
+   /* schedule_clause_values' new groups; it trades storage with the
+    * clause's list, so it holds the groups of the clause before. */
+   std::vector<GroupNode> out;
 };
 
 /* The clause's groups in hardware form, into `hw`, which holds the fixed
@@ -1259,7 +1262,8 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       nd.pre_dst = nd.bc.dst;
       nd.pre_src = nd.src;
    }
-   std::vector<GroupNode> out;
+   std::vector<GroupNode> &out = sc.out;
+   out.clear();
    out.reserve(cl.groups.size()); /* scheduling rarely needs more groups */
    std::vector<AluGroup> hw;      /* out in hardware form */
    hw.reserve(cl.groups.size());
