@@ -113,6 +113,7 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
    for (size_t gi = 0; gi < cl.groups.size(); gi++) {
       const GroupNode &g = cl.groups[gi];
       bool used[5] = {};
+      size_t trans = g.nodes.size(); /* the node in trans, if any */
       for (size_t k = 0; k < g.nodes.size(); k++) {
          const uint32_t id = g.nodes[k];
          if (id >= n || pos[id] >= 0)
@@ -133,37 +134,51 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
                                       !alu_is_trans_only(chip, node.bc.op);
          if (!ok_slot)
             return fail("node " + std::to_string(id) + " in a slot it cannot use");
+         if (slot == kSlotT)
+            trans = k;
       }
       /* Slots are decoded by order: trans holds a vector-capable
-       * instruction only when its channel's vector slot is taken. */
-      for (size_t k = 0; k < g.nodes.size() && !g.fixed; k++) {
-         const AluNode &node = cl.nodes[g.nodes[k]];
-         if (g.slots[k] == kSlotT && !alu_is_trans_only(chip, node.bc.op) &&
-             (alu_slots(chip, node.bc.op) & kSlotV) && !used[node.bc.dst.chan & 3u])
-            return fail("node " + std::to_string(g.nodes[k]) +
+       * instruction only when its channel's vector slot is taken (asked
+       * once the group's slots are all known; trans is used once). */
+      if (trans < g.nodes.size()) {
+         const AluNode &node = cl.nodes[g.nodes[trans]];
+         if (!alu_is_trans_only(chip, node.bc.op) && (alu_slots(chip, node.bc.op) & kSlotV) &&
+             !used[node.bc.dst.chan & 3u])
+            return fail("node " + std::to_string(g.nodes[trans]) +
                         " in trans with its vector slot free");
       }
    }
-   for (size_t id = 0; id < n; id++)
-      if (pos[id] < 0 && !cl.nodes[id].dead)
-         return fail("node " + std::to_string(id) + " lost");
-
-   /* Fixed groups are barriers: nodes keep their side of each one. */
+   /* Every live node placed, and fixed groups are barriers: nodes keep
+    * their side of each one.  One walk; a lost node anywhere is reported
+    * before a barrier crossed, so the first crossing waits for the end
+    * (the walk then only looks for lost nodes). */
    int last_fixed_src = -1, last_fixed_pos = -1;
+   const char *crossed = nullptr;
+   size_t crossed_id = 0;
    for (size_t id = 0; id < n; id++) {
       if (cl.nodes[id].dead)
          continue;
+      if (pos[id] < 0)
+         return fail("node " + std::to_string(id) + " lost");
+      if (crossed)
+         continue;
       const int src_group = int(cl.nodes[id].group);
-      if (src_group < last_fixed_src && pos[id] > last_fixed_pos)
-         return fail("node " + std::to_string(id) + " moved across a fixed group");
+      if (src_group < last_fixed_src && pos[id] > last_fixed_pos) {
+         crossed = " moved across a fixed group";
+         crossed_id = id;
+         continue;
+      }
       const GroupNode &g = cl.groups[pos[id]];
       if (g.fixed) {
          last_fixed_src = src_group;
          last_fixed_pos = pos[id];
       } else if (pos[id] <= last_fixed_pos && src_group > last_fixed_src) {
-         return fail("node " + std::to_string(id) + " moved before a fixed group");
+         crossed = " moved before a fixed group";
+         crossed_id = id;
       }
    }
+   if (crossed)
+      return fail("node " + std::to_string(crossed_id) + crossed);
 
    /* Values: run the source order (registers as they were before the
     * scheduler renamed anything) and the schedule side by side on tokens
