@@ -282,8 +282,16 @@ struct ValueInfo {
    std::vector<std::vector<uint32_t>> readers; /* distinct reading positions */
 };
 
+/* One entry per register channel, -1 between uses: analyze and
+ * fold_copies put back the entries they set instead of filling all 512 for
+ * every run (most runs touch a few). */
+struct KeyTable {
+   int at[512];
+   KeyTable() { std::fill(at, at + 512, -1); }
+};
+
 void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSet &live_after,
-             ValueInfo &v)
+             ValueInfo &v, KeyTable &table)
 {
    const size_t n = ids.size();
    v.src_def.assign(n, {-2, -2, -2});
@@ -295,8 +303,7 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
    for (size_t i = 0; i < n; i++)
       v.readers[i].clear();
    /* Last definition of each register channel in the run (keys < 512). */
-   int cur[512];
-   std::fill(cur, cur + 512, -1);
+   int *cur = table.at;
    for (size_t b = 0; b < n;) {
       size_t e = b;
       while (e < n && cl.nodes[ids[e]].group == cl.nodes[ids[b]].group)
@@ -330,6 +337,9 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
       const unsigned k = unsigned(v.def_key[i]);
       v.local[i] = cur[k] != int(i) || !live_after.test(k);
    }
+   for (size_t i = 0; i < n; i++)
+      if (v.def_key[i] >= 0)
+         cur[v.def_key[i]] = -1;
 }
 
 /* MOV D, X where X is a local and the MOV's result is what D holds after
@@ -339,21 +349,25 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
  * needs to be checked.  The MOV leaves `ids` and `v` (positions are
  * renumbered). */
 void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v,
-                 ValueInfo &w)
+                 ValueInfo &w, KeyTable &table)
 {
    const size_t n = ids.size();
    /* Made at the first fold: most runs fold nothing. */
    std::vector<uint8_t> gone;
    std::vector<int> alias;
-   /* Last position reading each register's entering value (-1: none). */
-   int last_entry_read[512];
-   std::fill(last_entry_read, last_entry_read + 512, -1);
-   for (size_t i = 0; i < n; i++)
-      for (unsigned s = 0; s < 3; s++)
-         if (v.src_def[i][s] == -1) {
-            const Value &val = cl.nodes[ids[i]].src[s].value;
-            last_entry_read[key_of(val.sel, val.chan)] = int(i);
-         }
+   /* Last position reading each register's entering value (-1: none),
+    * made when a fold first asks (the entering reads are not changed by
+    * folds, so they also say which entries to put back). */
+   int *last_entry_read = table.at;
+   bool have_entry_reads = false;
+   auto entry_reads = [&](bool set) {
+      for (size_t i = 0; i < n; i++)
+         for (unsigned s = 0; s < 3; s++)
+            if (v.src_def[i][s] == -1) {
+               const Value &val = cl.nodes[ids[i]].src[s].value;
+               last_entry_read[key_of(val.sel, val.chan)] = set ? int(i) : -1;
+            }
+   };
    bool any = false;
    for (size_t i = 0; i < n; i++) {
       AluNode &m = cl.nodes[ids[i]];
@@ -375,6 +389,10 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
          size_t end = size_t(x);
          while (end < n && cl.nodes[ids[end]].group == xn.group)
             end++;
+         if (!have_entry_reads) {
+            entry_reads(true);
+            have_entry_reads = true;
+         }
          if (last_entry_read[d] >= 0 && size_t(last_entry_read[d]) >= end)
             continue;
       }
@@ -409,6 +427,8 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
       alias[i] = x;
       any = true;
    }
+   if (have_entry_reads)
+      entry_reads(false);
    if (!any)
       return;
    std::vector<uint32_t> pos(n, 0);
@@ -1209,6 +1229,7 @@ struct Scratch {
    /* schedule_clause_values' new groups; it trades storage with the
     * clause's list, so it holds the groups of the clause before. */
    std::vector<GroupNode> out;
+   KeyTable keys; /* analyze's and fold_copies' */
 };
 
 /* The clause's groups in hardware form, into `hw`, which holds the fixed
@@ -1275,8 +1296,8 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       if (run.empty())
          return true;
       ValueInfo &v = sc.v;
-      analyze(cl, run, after[run_end], v);
-      fold_copies(chip, cl, run, v, sc.w);
+      analyze(cl, run, after[run_end], v, sc.keys);
+      fold_copies(chip, cl, run, v, sc.w, sc.keys);
       const bool ok = sc.sched.run(chip, cl, run, v, after[run_end],
                                    prev_fixed ? &prev_fixed->original : nullptr, prev_fixed, out,
                                    hw);
