@@ -1101,16 +1101,20 @@ bool ValueScheduler::schedule()
    return true;
 }
 
-/* Live register channels after each group of a clause. */
-void live_after_groups(ChipClass chip, const AluClause &cl, LiveSet live,
+/* Live register channels after each group of a clause from group `first`
+ * on: the runs only ask after their last groups, so the walk back from the
+ * end stops at the first run's (a clause that is one run needs no walk). */
+void live_after_groups(ChipClass chip, const AluClause &cl, LiveSet live, size_t first,
                        std::vector<LiveSet> &after)
 {
    if (chip != ChipClass::R600)
       for (unsigned k = kSrcClauseTempFirst * 4; k < 512; k++)
          live.reset(k);
    after.resize(cl.groups.size());
-   for (size_t gi = cl.groups.size(); gi-- > 0;) {
+   for (size_t gi = cl.groups.size(); gi-- > first;) {
       after[gi] = live;
+      if (gi == first)
+         break;
       for (uint32_t id : cl.groups[gi].nodes)
          if (plain_write(cl.nodes[id]))
             live.reset(key_of(cl.nodes[id].bc.dst.gpr, cl.nodes[id].bc.dst.chan));
@@ -1276,8 +1280,7 @@ bool build_scheduled(ChipClass chip, const AluClause &cl, std::vector<AluGroup> 
 bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_out, bool lift,
                             Scratch &sc)
 {
-   std::vector<LiveSet> &after = sc.after;
-   live_after_groups(chip, cl, live_out, after);
+   std::vector<LiveSet> &after = sc.after; /* filled once the runs are known */
    for (AluNode &nd : cl.nodes) {
       nd.has_pre = true;
       nd.pre_dst = nd.bc.dst;
@@ -1311,6 +1314,14 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       liftable_groups(chip, cl, lifted, sc.forwarded);
    else
       lifted.assign(source.size(), 0);
+   /* A run ends at a group that is not a barrier and is followed by one
+    * or by the end: the first such group is the first run's end. */
+   auto barrier = [&](size_t gi) { return source[gi].fixed && !lifted[gi]; };
+   size_t first_end = 0;
+   while (first_end < source.size() &&
+          (barrier(first_end) || (first_end + 1 < source.size() && !barrier(first_end + 1))))
+      first_end++;
+   live_after_groups(chip, cl, live_out, first_end, after);
    for (size_t gi = 0; gi < source.size(); gi++) {
       const GroupNode &g = source[gi];
       if (g.fixed && !lifted[gi]) {
