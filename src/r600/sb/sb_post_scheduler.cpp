@@ -290,7 +290,11 @@ struct KeyTable {
    KeyTable() { std::fill(at, at + 512, -1); }
 };
 
-void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSet &live_after,
+/* False for a run the value schedule cannot do: a relative or predicated
+ * write, an AR load, a relative operand or one already read through PV/PS
+ * (asked here, where every operand is looked at anyway; a fold changes
+ * none of this, and the folded MOVs have none of it). */
+bool analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSet &live_after,
              ValueInfo &v, KeyTable &table)
 {
    const size_t n = ids.size();
@@ -304,15 +308,29 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
       v.readers[i].clear();
    /* Last definition of each register channel in the run (keys < 512). */
    int *cur = table.at;
+   auto put_back = [&]() {
+      for (size_t i = 0; i < n; i++)
+         if (v.def_key[i] >= 0)
+            cur[v.def_key[i]] = -1;
+   };
    for (size_t b = 0; b < n;) {
       size_t e = b;
       while (e < n && cl.nodes[ids[e]].group == cl.nodes[ids[b]].group)
          e++;
       for (size_t i = b; i < e; i++) {
          const AluNode &nd = cl.nodes[ids[i]];
+         const AluOpInfo &info = alu_op_info(nd.bc.op);
+         if (nd.bc.dst.rel || nd.bc.pred_sel || (info.flags & AF_MOVA)) {
+            put_back();
+            return false;
+         }
          /* Read once: the stores below could alias the op table. */
-         const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
+         const unsigned nsrc = info.num_src;
          for (unsigned s = 0; s < nsrc; s++) {
+            if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward) {
+               put_back();
+               return false;
+            }
             if (!gpr_read(nd.src[s]))
                continue;
             const int d = cur[key_of(nd.src[s].value.sel, nd.src[s].value.chan)];
@@ -337,9 +355,8 @@ void analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
       const unsigned k = unsigned(v.def_key[i]);
       v.local[i] = cur[k] != int(i) || !live_after.test(k);
    }
-   for (size_t i = 0; i < n; i++)
-      if (v.def_key[i] >= 0)
-         cur[v.def_key[i]] = -1;
+   put_back();
+   return true;
 }
 
 /* MOV D, X where X is a local and the MOV's result is what D holds after
@@ -911,18 +928,12 @@ bool ValueScheduler::schedule()
    unsigned any_caps = 0;
    for (size_t i = 0; i < n; i++) {
       pos_of_[ids_[i]] = uint32_t(i);
-      AluNode &nd = cl_->nodes[ids_[i]];
-      if (nd.bc.dst.rel || nd.bc.pred_sel || (alu_op_info(nd.bc.op).flags & AF_MOVA))
-         return false;
+      const AluNode &nd = cl_->nodes[ids_[i]];
       const unsigned slots = alu_slots(chip_, nd.bc.op);
       caps_[i] = uint8_t(((slots & kSlotV) && !alu_is_trans_only(chip_, nd.bc.op) ? kCapVec : 0) |
                          ((slots & kSlotS) && chip_ != ChipClass::Cayman ? kCapTrans : 0) |
                          (slots & kSlot4 ? kCapReduction : 0));
       any_caps |= caps_[i];
-      const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
-      for (unsigned s = 0; s < nsrc; s++)
-         if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward)
-            return false;
    }
    reductions_ = any_caps & kCapReduction;
    flex_.resize(n);
@@ -1299,7 +1310,8 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       if (run.empty())
          return true;
       ValueInfo &v = sc.v;
-      analyze(cl, run, after[run_end], v, sc.keys);
+      if (!analyze(cl, run, after[run_end], v, sc.keys))
+         return false;
       fold_copies(chip, cl, run, v, sc.w, sc.keys);
       const bool ok = sc.sched.run(chip, cl, run, v, after[run_end],
                                    prev_fixed ? &prev_fixed->original : nullptr, prev_fixed, out,
