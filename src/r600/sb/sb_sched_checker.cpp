@@ -262,8 +262,10 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
       for (uint32_t i : g.nodes)
          write_token(cl.nodes[i], cl.nodes[i].bc.dst, got[i], i, sched, tok);
    }
-   /* Only the live channels (set bits, lowest first). */
-   for (size_t k = live_out._Find_first(); k < 512; k = live_out._Find_next(k))
+   /* Only the live channels (set bits, lowest first); clause temporaries
+    * (not on R600) do not outlive the clause. */
+   const size_t end = chip != ChipClass::R600 ? kSrcClauseTempFirst * 4 : 512;
+   for (size_t k = live_out._Find_first(); k < end; k = live_out._Find_next(k))
       if (sched[k] != state[k])
          return fail("R" + std::to_string(k / 4) + "." + "xyzw"[k % 4] +
                      " does not hold the source order's value at the end of the clause");
@@ -281,11 +283,7 @@ bool sched_checker(const Shader &sh, Diagnostics &diags, const std::vector<LiveS
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       if (!sh.cf[ci].is_alu)
          continue;
-      LiveSet out = live_out[ci];
-      if (sh.chip != ChipClass::R600)
-         for (unsigned k = kSrcClauseTempFirst * 4; k < 512; k++)
-            out.reset(k);
-      if (!check_clause(sh.chip, sh.cf[ci].alu, ci, out, diags))
+      if (!check_clause(sh.chip, sh.cf[ci].alu, ci, live_out[ci], diags))
          return false;
    }
    return true;
