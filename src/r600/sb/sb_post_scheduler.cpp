@@ -586,6 +586,7 @@ class ValueScheduler {
    static constexpr uint64_t kNotReadingPrev = uint64_t(1) << 31;
    std::vector<uint64_t> rank_;
    std::vector<uint32_t> ready_, later_, now_, next_;
+   std::vector<uint64_t> unit_demand_; /* per unit, channels as ready_demand */
    /* Units placed in the group being filled and in the one before, and
     * the units marked as reading the latter's results (its successors). */
    std::vector<uint32_t> placed_now_, placed_prev_, marked_;
@@ -958,11 +959,19 @@ bool ValueScheduler::schedule()
    /* The destination channels the ready units' fixed-channel nodes
     * want, kept as units become ready and are placed instead of counted
     * over the ready list for every group. */
-   unsigned ready_demand[4] = {};
+   /* Counts per channel, 16 bits each (a run has fewer nodes than
+    * that); a unit's own demand is worked out once. */
+   uint64_t ready_demand = 0;
+   std::vector<uint64_t> &unit_demand = unit_demand_;
+   unit_demand.assign(n, 0);
+   for (size_t i = 0; i < n; i++)
+      if (!flexible(uint32_t(i)))
+         unit_demand[unit_[i]] += uint64_t(1) << (16 * (cl_->nodes[ids_[i]].bc.dst.chan & 3));
    auto demand = [&](uint32_t u, int d) {
-      for (uint32_t x : members(u))
-         if (!flexible(x))
-            ready_demand[cl_->nodes[ids_[x]].bc.dst.chan & 3] += unsigned(d);
+      if (d > 0)
+         ready_demand += unit_demand[u];
+      else
+         ready_demand -= unit_demand[u];
    };
    for (size_t i = 0; i < n; i++)
       if (unit_[i] == i && npred_[i] == 0) {
@@ -989,7 +998,8 @@ bool ValueScheduler::schedule()
             }
       std::sort(ready.begin(), ready.end(), prio);
       unsigned demanded[4];
-      std::copy(ready_demand, ready_demand + 4, demanded);
+      for (unsigned c = 0; c < 4; c++)
+         demanded[c] = unsigned(ready_demand >> (16 * c)) & 0xffffu;
       /* Filled in place (a group is a few hundred bytes, most of them
        * the unused `original`); the previous group is then the one before. */
       GroupNode &g = out_->emplace_back();
@@ -1005,9 +1015,10 @@ bool ValueScheduler::schedule()
          tries++;
          if (!try_unit(u, g, used, demanded))
             continue;
-         for (uint32_t x : members(u))
+         const Span<uint32_t> mem = members(u);
+         for (uint32_t x : mem)
             group_of_[x] = cur_;
-         remaining -= members(u).size();
+         remaining -= mem.size();
          demand(u, -1);
          placed_now_.push_back(u);
          now.clear();
