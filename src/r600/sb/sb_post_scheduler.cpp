@@ -585,7 +585,7 @@ class ValueScheduler {
     * the previous group, then its position (below 2^31). */
    static constexpr uint64_t kNotReadingPrev = uint64_t(1) << 31;
    std::vector<uint64_t> rank_;
-   std::vector<uint32_t> ready_, later_, now_, next_;
+   std::vector<uint32_t> ready_, later_, now_;
    std::vector<uint64_t> unit_demand_; /* per unit, channels as ready_demand */
    /* Units placed in the group being filled and in the one before, and
     * the units marked as reading the latter's results (its successors). */
@@ -953,7 +953,7 @@ bool ValueScheduler::schedule()
    for (size_t u = 0; u < n; u++)
       rank_[u] = uint64_t(~height_[u]) << 32 | kNotReadingPrev | u;
    auto prio = [&](uint32_t a, uint32_t b) { return rank_[a] < rank_[b]; };
-   std::vector<uint32_t> &ready = ready_, &later = later_, &now = now_, &next = next_;
+   std::vector<uint32_t> &ready = ready_, &later = later_, &now = now_;
    ready.clear();
    later.clear();
    /* The destination channels the ready units' fixed-channel nodes
@@ -1077,13 +1077,14 @@ bool ValueScheduler::schedule()
       placed_now_.clear();
       if (cur_ > 0 && !assign_group(cur_ - 1))
          return false;
-      next.clear();
+      /* The units still unplaced stay, in place, then those ready later. */
+      size_t kept = 0;
       for (uint32_t u : ready)
          if (group_of_[u] == kNoReg)
-            next.push_back(u);
-      next.insert(next.end(), later.begin(), later.end());
+            ready[kept++] = u;
+      ready.resize(kept);
+      ready.insert(ready.end(), later.begin(), later.end());
       later.clear();
-      std::swap(ready, next);
    }
    if (!assign_group(cur_))
       return false;
