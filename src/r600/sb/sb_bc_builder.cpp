@@ -67,43 +67,58 @@ bool take_cfile(ChipClass chip, int (&cfile)[4][2], unsigned sel, unsigned chan)
    return false;
 }
 
-/* The swizzle-independent rules of one instruction (its constant-file
- * pairs join `cfile`), and what its claims need.  Neither depends on the
- * order the group's instructions are looked at in: the pairs fail when
- * there are more distinct ones than ports, whatever the order.  Inline:
- * try_add runs it per candidate instruction, and the call's frame cost
- * about a third of its work. */
-[[gnu::always_inline]] inline bool analyze_instr(ChipClass chip, const AluInstr &in,
-                                             int (&cfile)[4][2], Operands &op)
+/* One operand's part of the swizzle-independent rules (its selector is
+ * final): what its claims need, and its constant-file pair joining
+ * `cfile`.  False when the pairs need more ports than there are, which
+ * depends only on how many distinct pairs the group has, not on the order
+ * they are met in.  Inline: try_add runs it per candidate operand, as it
+ * converts the operand. */
+[[gnu::always_inline]] inline bool analyze_src(ChipClass chip, unsigned s, const AluSrc &src,
+                                           int (&cfile)[4][2], Operands &op, unsigned &consts)
 {
-   /* Straight into `op` (this runs for every candidate the scheduler
-    * tries): on false the caller drops it. */
-   const unsigned nsrc = std::min(unsigned(alu_op_info(in.op).num_src), 3u);
-   unsigned consts = 0;
-   for (unsigned s = 0; s < 3; s++) {
-      op.gpr[s] = false;
-      op.reg[s] = false;
+   const unsigned sel = src.sel;
+   if (sel <= kSrcGPRLast) {
+      op.gpr[s] = op.reg[s] = true;
+      return true;
    }
-   for (unsigned s = 0; s < nsrc; s++) {
-      const unsigned sel = in.src[s].sel;
-      if (sel <= kSrcGPRLast) {
-         op.gpr[s] = op.reg[s] = true;
-         continue;
-      }
-      op.reg[s] = sel == kSrc_PV || sel == kSrc_PS;
-      const bool cport = is_const_port(chip, sel);
-      if (cport || (sel >= kSrc_0 && sel <= kSrc_LITERAL))
-         consts++;
-      if (cport && !take_cfile(chip, cfile, sel, in.src[s].chan))
-         return false;
-   }
-   const bool trans = in.slot == kSlotT;
+   op.gpr[s] = false;
+   op.reg[s] = sel == kSrc_PV || sel == kSrc_PS;
+   const bool cport = is_const_port(chip, sel);
+   if (cport || (sel >= kSrc_0 && sel <= kSrc_LITERAL))
+      consts++;
+   return !cport || take_cfile(chip, cfile, sel, src.chan);
+}
+
+/* The rest of the rules once every operand is analyzed: the trans slot
+ * reads at most two constants. */
+[[gnu::always_inline]] inline bool analyze_end(unsigned nsrc, unsigned consts, bool trans,
+                                           Operands &op)
+{
    if (trans && consts > 2)
       return false;
    op.nsrc = uint8_t(nsrc);
    op.consts = uint8_t(consts);
    op.trans = trans;
    return true;
+}
+
+/* The swizzle-independent rules of one instruction (its constant-file
+ * pairs join `cfile`), and what its claims need.  Inline: assign_bank_swizzles
+ * runs it for every group bc_finalize makes. */
+[[gnu::always_inline]] inline bool analyze_instr(ChipClass chip, const AluInstr &in,
+                                             int (&cfile)[4][2], Operands &op)
+{
+   /* Straight into `op`: on false the caller drops it. */
+   const unsigned nsrc = std::min(unsigned(alu_op_info(in.op).num_src), 3u);
+   unsigned consts = 0;
+   for (unsigned s = 0; s < 3; s++) {
+      op.gpr[s] = false;
+      op.reg[s] = false;
+   }
+   for (unsigned s = 0; s < nsrc; s++)
+      if (!analyze_src(chip, s, in.src[s], cfile, op, consts))
+         return false;
+   return analyze_end(nsrc, consts, in.slot == kSlotT, op);
 }
 
 /* The claims of an instruction under swizzle bs. */
@@ -272,21 +287,36 @@ unsigned pv_writers(const AluGroup *prev, PvWriter *out)
    return n;
 }
 
+/* try_add's analysis (analyze_instr) of the operands convert_node makes,
+ * done as it makes each one instead of in a second walk over them. */
+struct ConvertAnalysis {
+   ChipClass chip;
+   int (&cfile)[4][2];
+   Operands &op;
+   bool fits = true; /* analyze_instr would say true (when the node converts) */
+};
+
 /* A node in hardware form in `slot`: operands become selectors, a literal
  * the index of its bits in `lits` (the group's literals in order of first
  * use, at most four), a register `prev` writes PV/PS (`forwarded` set).
  * False when a fifth literal is needed or a PV/PS-only operand has no
- * producer in `prev`.  Inline, as analyze_instr: try_add runs it per
- * candidate instruction. */
+ * producer in `prev`; `an` (kAnalyze only) then says nothing.  Inline, as
+ * analyze_instr: try_add runs it per candidate instruction. */
+template <bool kAnalyze = false>
 [[gnu::always_inline]] inline bool convert_node(const AluNode &n, uint8_t slot,
                                                 const AluGroup *prev, const GroupNode *prev_nodes,
                                                 const PvWriter *writers, unsigned nwriters,
                                                 uint32_t (&lits)[4], unsigned &nlit,
-                                                bool &forwarded, AluInstr &in)
+                                                bool &forwarded, AluInstr &in,
+                                                ConvertAnalysis *an = nullptr)
 {
    in = n.bc;
    in.slot = slot;
    const unsigned nsrc = alu_op_info(in.op).num_src;
+   unsigned consts = 0;
+   if constexpr (kAnalyze)
+      for (unsigned s = 0; s < 3; s++)
+         an->op.gpr[s] = an->op.reg[s] = false;
    /* gvn may have turned the node into a MOV: operands it no longer
     * has must not reach the encoder. */
    for (unsigned s = nsrc; s < 3; s++)
@@ -341,7 +371,13 @@ unsigned pv_writers(const AluGroup *prev, PvWriter *out)
       }
       default: break;
       }
+      if constexpr (kAnalyze)
+         if (an->fits)
+            an->fits = analyze_src(an->chip, s, src, an->cfile, an->op, consts);
    }
+   if constexpr (kAnalyze)
+      if (an->fits)
+         an->fits = analyze_end(std::min(nsrc, 3u), consts, slot == kSlotT, an->op);
    return true;
 }
 
@@ -597,21 +633,30 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
    std::copy(lits_, lits_ + nlit_, lits);
    unsigned nlit = nlit_;
    bool forwarded = forwarded_;
-   for (size_t k = old; k < total; k++)
-      if (!convert_node(cl.nodes[nodes[k]], slots[k], prev_, prev_nodes_, writers_, nwriters_,
-                        lits, nlit, forwarded, ins_[k]))
-         return false;
-   if (fwd_fits_) {
-      int cfile[4][2];
-      std::copy(&cfile_[0][0], &cfile_[0][0] + 8, &cfile[0][0]);
-      bool ok = true;
-      for (size_t k = old; k < total && ok; k++) {
-         ok = analyze_instr(chip_, ins_[k], cfile, ops_[k]);
-         if (!ok)
-            break;
-         nchoice_[k] = ops_[k].trans ? 4 : 6;
-         made_[k] = 0;
+   /* Analyzed as they are converted (analyze_instr's rules, instruction
+    * by instruction up to the first that breaks them), unless the group
+    * already fits only without PV/PS. */
+   int cfile[4][2];
+   std::copy(&cfile_[0][0], &cfile_[0][0] + 8, &cfile[0][0]);
+   bool ok = fwd_fits_;
+   for (size_t k = old; k < total; k++) {
+      const AluNode &n = cl.nodes[nodes[k]];
+      if (!ok) {
+         if (!convert_node(n, slots[k], prev_, prev_nodes_, writers_, nwriters_, lits, nlit,
+                           forwarded, ins_[k]))
+            return false;
+         continue;
       }
+      ConvertAnalysis an{chip_, cfile, ops_[k]};
+      if (!convert_node<true>(n, slots[k], prev_, prev_nodes_, writers_, nwriters_, lits, nlit,
+                              forwarded, ins_[k], &an))
+         return false;
+      if (!(ok = an.fits))
+         continue;
+      nchoice_[k] = ops_[k].trans ? 4 : 6;
+      made_[k] = 0;
+   }
+   if (fwd_fits_) {
       /* Around the accepted group's assignment first; else the whole
        * group again, which is what materialize() decides on. */
       int16_t ports[12];
