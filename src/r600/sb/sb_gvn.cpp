@@ -14,7 +14,6 @@
  * hardware's exact float behaviour, denormals and non-IEEE multiplies).
  */
 #include <algorithm>
-#include <tuple>
 
 #include "r600/sb/sb_passes.h"
 
@@ -23,83 +22,63 @@ namespace sbcc::r600::sb {
 namespace {
 
 /* What numbering compares of an operand: its value (kind, selector,
- * channel, literal bits) and modifiers.  Fixed-size keys rather than
- * formatted strings: no allocation per instruction. */
-struct OperandKey {
-   uint8_t kind = 0;
-   uint8_t chan = 0;
-   bool neg = false, abs = false;
-   uint16_t sel = 0;
-   uint32_t bits = 0;
-
-   auto tie() const { return std::tie(kind, sel, chan, bits, neg, abs); }
-   bool operator==(const OperandKey &o) const { return tie() == o.tie(); }
-   bool operator<(const OperandKey &o) const { return tie() < o.tie(); }
-};
-
-OperandKey operand_key(const Operand &o)
-{
-   const Value &v = o.value;
-   return OperandKey{uint8_t(v.kind), v.chan, o.neg, o.abs, v.sel, v.bits};
-}
+ * channel, literal bits) and modifiers, packed into one word (kind 3
+ * bits, channel 8, neg, abs, selector 16, bits 32: no two operands that
+ * differ share one).  A word rather than a formatted string or a struct
+ * of fields: no allocation per instruction, and a key compares and
+ * hashes a word per operand. */
+using OperandKey = uint64_t;
 
 struct NodeKey {
-   uint32_t op = 0;
-   bool clamp = false;
-   uint8_t omod = 0;
-   uint8_t num_src = 0;
-   OperandKey ops[3];
+   uint32_t head = 0; /* op, clamp, output modifier, operand count */
+   OperandKey ops[3] = {}; /* the unused ones 0 */
 
    bool operator==(const NodeKey &o) const
    {
-      return op == o.op && clamp == o.clamp && omod == o.omod && num_src == o.num_src &&
-             ops[0] == o.ops[0] && ops[1] == o.ops[1] && ops[2] == o.ops[2];
+      return head == o.head && ops[0] == o.ops[0] && ops[1] == o.ops[1] && ops[2] == o.ops[2];
    }
 };
 
 struct NodeKeyHash {
    size_t operator()(const NodeKey &k) const
    {
-      uint64_t h = uint64_t(k.op) << 16 ^ uint64_t(k.clamp) << 8 ^ uint64_t(k.omod) << 4 ^
-                   k.num_src;
-      /* The unused operands are all alike: only the used ones tell keys
-       * apart. */
-      for (unsigned s = 0; s < k.num_src; s++) {
-         const OperandKey &o = k.ops[s];
-         uint64_t x = uint64_t(o.kind) | uint64_t(o.chan) << 8 | uint64_t(o.neg) << 10 |
-                      uint64_t(o.abs) << 11 | uint64_t(o.sel) << 12 | uint64_t(o.bits) << 28;
-         h = (h ^ x) * 0x9e3779b97f4a7c15ull;
+      uint64_t h = k.head;
+      for (const OperandKey o : k.ops) {
+         h = (h ^ o) * 0x9e3779b97f4a7c15ull;
          h ^= h >> 29;
       }
       return size_t(h);
    }
 };
 
-bool numberable(const AluNode &n)
+/* The key of a node numbering may replace, in one walk over its operands;
+ * false for a node it may not (no register result, relative or
+ * predicated, a MOV already, or an operand that is relative, PV/PS-only
+ * or special).  Operands of commutative operations are ordered, so
+ * either order gives the same key. */
+bool node_key(const AluNode &n, NodeKey &k)
 {
    if (!n.writes_gpr() || n.bc.dst.rel || n.bc.pred_sel || n.bc.op == AluOp::MOV)
       return false;
-   for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src; s++) {
-      const Operand &o = n.src[s];
-      if (o.rel || o.value.kind == ValueKind::Forward || o.value.kind == ValueKind::Special)
-         return false;
-   }
-   return true;
-}
-
-NodeKey node_key(const AluNode &n)
-{
    const AluOpInfo &info = alu_op_info(n.bc.op);
-   NodeKey k;
-   k.op = uint32_t(n.bc.op);
-   k.clamp = n.bc.dst.clamp;
-   k.omod = uint8_t(n.bc.dst.omod);
-   k.num_src = uint8_t(std::min<unsigned>(info.num_src, 3u));
-   for (unsigned s = 0; s < k.num_src; s++)
-      k.ops[s] = operand_key(n.src[s]);
-   if ((info.flags & AF_COMM) && k.num_src >= 2 && k.ops[1] < k.ops[0])
+   const unsigned nsrc = info.num_src;
+   for (unsigned s = 0; s < nsrc; s++) {
+      const Operand &o = n.src[s];
+      const Value &v = o.value;
+      if (o.rel || v.kind == ValueKind::Forward || v.kind == ValueKind::Special)
+         return false;
+      if (s < 3)
+         k.ops[s] = uint64_t(v.kind) | uint64_t(v.chan) << 3 | uint64_t(o.neg) << 11 |
+                    uint64_t(o.abs) << 12 | uint64_t(v.sel) << 13 | uint64_t(v.bits) << 29;
+   }
+   const unsigned num = std::min(nsrc, 3u);
+   for (unsigned s = num; s < 3; s++)
+      k.ops[s] = 0;
+   k.head = uint32_t(n.bc.op) << 16 | uint32_t(n.bc.dst.omod) << 8 |
+            uint32_t(n.bc.dst.clamp) << 4 | num;
+   if ((info.flags & AF_COMM) && num >= 2 && k.ops[1] < k.ops[0])
       std::swap(k.ops[0], k.ops[1]);
-   return k;
+   return true;
 }
 
 unsigned reg_key(unsigned sel, unsigned chan) { return sel * 4 + (chan & 3); }
@@ -207,10 +186,9 @@ void number_clause(AluClause &cl, Table &table)
          for (size_t j = 0; j < g.nodes.size(); j++) {
             AluNode &n = cl.nodes[g.nodes[j]];
             Keyed &kd = keyed[j];
-            kd.numbered = numberable(n);
+            kd.numbered = node_key(n, kd.key);
             if (!kd.numbered)
                continue;
-            kd.key = node_key(n);
             kd.hash = NodeKeyHash{}(kd.key);
             const Entry *it = table.find(kd.key, kd.hash);
             if (!it)
@@ -243,29 +221,33 @@ void number_clause(AluClause &cl, Table &table)
          continue;
       for (size_t j = 0; j < g.nodes.size(); j++) {
          const AluNode &n = cl.nodes[g.nodes[j]];
-         if (!keyed[j].numbered)
+         const Keyed &kd = keyed[j];
+         if (!kd.numbered)
             continue;
          Entry e{};
          e.gpr = n.bc.dst.gpr;
          e.chan = n.bc.dst.chan;
          e.regs[e.nregs++] = reg_key(n.bc.dst.gpr, n.bc.dst.chan);
          bool stale = false;
-         for (unsigned s = 0; s < alu_op_info(n.bc.op).num_src && s < 3; s++) {
+         /* The key holds the operand count (at most three). */
+         const unsigned nsrc = kd.key.head & 3;
+         for (unsigned s = 0; s < nsrc; s++) {
             const Value &v = n.src[s].value;
             if (v.kind != ValueKind::Gpr)
                continue;
             const unsigned r = reg_key(v.sel, v.chan);
             /* Read before this group wrote it: the key no longer
              * describes the register's new contents. */
-            stale |= std::find(written, written + nwritten, r) != written + nwritten;
+            for (unsigned w = 0; w < nwritten; w++)
+               stale |= written[w] == r;
             stale |= r >= kRegKeys; /* no such GPR: never numbered */
             if (r < kRegKeys)
                e.regs[e.nregs++] = r;
          }
          if (stale)
             continue;
-         e.key = keyed[j].key;
-         const size_t h = keyed[j].hash;
+         e.key = kd.key;
+         const size_t h = kd.hash;
          if (table.find(e.key, h))
             continue; /* the key is held already: the first entry stays */
          for (unsigned k = 0; k < e.nregs; k++)
