@@ -102,8 +102,9 @@ struct Entry {
  * write O(1) instead of a scan of the whole table per group, and the
  * open-addressed index allocates only when it grows.  At most one entry
  * per key holds at a time: a key already held is not entered again.
- * One table serves all clauses of a shader (next_clause()), keeping its
- * storage; generations and the epoch simply go on counting. */
+ * One table serves all clauses of every shader the thread numbers
+ * (next_clause()), keeping its storage; generations and the epoch simply
+ * go on counting. */
 struct Table {
    std::vector<Entry> entries;
    std::vector<int32_t> slots; /* entry index or -1; size a power of two */
@@ -265,7 +266,9 @@ bool gvn(Shader &sh, Diagnostics &diags)
    (void)diags;
    for (CfNode &c : sh.cf)
       c.alu.built.clear(); /* post_scheduler's build no longer matches */
-   Table table;
+   /* Kept with the thread, as the scheduler's lists are: the table then
+    * allocates and clears its generations once, not for every shader. */
+   static thread_local Table table;
    for (CfNode &c : sh.cf)
       if (c.is_alu)
          number_clause(c.alu, table);
