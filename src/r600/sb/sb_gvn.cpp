@@ -205,6 +205,9 @@ void number_clause(AluClause &cl, Table &table)
             n.src[0].value.chan = it->chan;
          }
       }
+      /* The group's writes end what they touch.  A relative or AR write
+       * ends everything: the generations bumped before it then only
+       * count on, as no entry of the new epoch saw them. */
       unsigned nwritten = 0;
       for (uint32_t id : g.nodes) {
          const AluNode &n = cl.nodes[id];
@@ -213,11 +216,11 @@ void number_clause(AluClause &cl, Table &table)
             nwritten = 0;
             break;
          }
-         if (n.writes_gpr() && nwritten < 10)
-            written[nwritten++] = reg_key(n.bc.dst.gpr, n.bc.dst.chan);
+         if (n.writes_gpr() && nwritten < 10) {
+            written[nwritten] = reg_key(n.bc.dst.gpr, n.bc.dst.chan);
+            table.write(written[nwritten++]);
+         }
       }
-      for (unsigned w = 0; w < nwritten; w++)
-         table.write(written[w]);
       if (g.fixed)
          continue;
       for (size_t j = 0; j < g.nodes.size(); j++) {
