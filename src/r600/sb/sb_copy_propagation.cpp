@@ -242,7 +242,9 @@ void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
     * most nodes read no copy. */
    std::array<Operand, 3> before;
    for (GroupNode &g : cl.groups) {
-      if (!g.fixed) {
+      /* Without copies (a clause's start, or after a relative write)
+       * nothing can be read through one. */
+      if (!g.fixed && !copies.empty()) {
          for (uint32_t id : g.nodes) {
             AluNode &n = cl.nodes[id];
             bool changed = false;
