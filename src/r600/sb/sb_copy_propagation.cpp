@@ -270,10 +270,8 @@ void propagate_clause(ChipClass chip, AluClause &cl, CopyMap &copies)
       /* Writes of this group end copies into or out of what they write;
        * a relative write may hit anything.  Once no copy is left there
        * is nothing for the rest to end. */
-      for (uint32_t id : g.nodes) {
-         if (copies.empty())
-            break;
-         const AluNode &n = cl.nodes[id];
+      for (size_t j = 0; j < g.nodes.size() && !copies.empty(); j++) {
+         const AluNode &n = cl.nodes[g.nodes[j]];
          if (!n.writes_gpr() && !(alu_op_info(n.bc.op).flags & AF_MOVA))
             continue;
          if (n.bc.dst.rel || (alu_op_info(n.bc.op).flags & AF_MOVA)) {
