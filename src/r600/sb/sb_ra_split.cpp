@@ -561,14 +561,39 @@ struct TreeFacts {
          ctx.allocatable[sh.value_id(v)] = true;
    }
 
+   /* A node's reads and results (not those of its children). */
+   void operands(const Node *n)
+   {
+      for (const Value &v : n->src) {
+         if (uses)
+            count(v);
+         present(v);
+      }
+      for (const Value &v : n->dst) {
+         if (uses) {
+            if (const Value *a = v.rel())
+               count(*a);
+            for (const Value &u : v.mayuse())
+               count(u);
+         }
+         present(v);
+      }
+   }
+
    void group(const Node *n, unsigned depth)
    {
       /* Asked only for a group with a result on a vector slot (most are,
        * but alu_group_fixed looks at every instruction of the group).
        * What is known goes to Node::scratch for ra_build_interference
-       * (RaContext::group_fixed_in_scratch). */
+       * (RaContext::group_fixed_in_scratch).  The instructions' operands
+       * are taken here, not with a walk() call each: they are most of the
+       * tree. */
       int fixed = -1;
       for (const Node *a : n->children) {
+         if (a->children.empty() && !a->region_data)
+            operands(a);
+         else
+            walk(a, depth);
          if (a->kind != NodeKind::Alu || !a->alu || a->dst.empty())
             continue;
          const Value &d = a->dst[0];
@@ -589,20 +614,7 @@ struct TreeFacts {
 
    void walk(const Node *n, unsigned depth)
    {
-      for (const Value &v : n->src) {
-         if (uses)
-            count(v);
-         present(v);
-      }
-      for (const Value &v : n->dst) {
-         if (uses) {
-            if (const Value *a = v.rel())
-               count(*a);
-            for (const Value &u : v.mayuse())
-               count(u);
-         }
-         present(v);
-      }
+      operands(n);
       if (n->region_data) {
          for (const Node *p : n->region().phi)
             walk(p, depth);
@@ -611,8 +623,10 @@ struct TreeFacts {
       }
       if (n->kind == NodeKind::Region && n->loop)
          depth++;
-      if (n->kind == NodeKind::AluGroup)
+      if (n->kind == NodeKind::AluGroup) {
          group(n, depth);
+         return;
+      }
       for (const Node *c : n->children)
          walk(c, depth);
    }
