@@ -879,9 +879,6 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       Lend(Kept &k, Colourer &c) : kept(k), col(c) { trade(); }
       ~Lend() { trade(); }
    } lend(kept, col);
-   col.gpr.assign(nv, -1);
-   col.chan.assign(nv, -1);
-   col.slot.assign(nv, -1);
    if (std::find(ctx.reserved_gpr.begin(), ctx.reserved_gpr.end(), 1) == ctx.reserved_gpr.end()) {
       /* No arrays: every channel of R0..R123. */
       for (unsigned g = 0; g < kRaMaxGprs; g += 16)
@@ -892,25 +889,50 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
          if (!ctx.reserved_gpr[g])
             col.usable.w[g / 16] |= uint64_t(0xf) << (g % 16 * 4);
    }
-   col.root.resize(nv);
-   for (unsigned v = 0; v < nv; v++)
-      col.root[v] = ctx.find(v);
+   /* The tables by value, each value's class and the members of each
+    * class (in value order) in three passes over the values: one that
+    * sets the tables and counts the members, one over the classes for
+    * the lists' offsets and the roots (classes with members, in root
+    * order), and one that places the members and takes each class's
+    * first definition.  That one advances each class's offset past its
+    * members, so the offsets are moved up one place after it (one
+    * memmove instead of a copy of them to place from). */
    std::vector<unsigned> &first = kept.first;
-   first.assign(nv, ~0u);
-   build_lists(nv, col.members, [&](auto &&emit) {
-      for (unsigned v = 0; v < nv; v++)
-         if (ctx.allocatable[v])
-            emit(col.root[v], v);
-   });
+   col.gpr.resize(nv);
+   col.chan.resize(nv);
+   col.slot.resize(nv);
+   col.root.resize(nv);
+   first.resize(nv);
+   RaAdjacency &members = col.members;
+   members.start.assign(size_t(nv) + 1, 0);
+   for (unsigned v = 0; v < nv; v++) {
+      col.gpr[v] = col.chan[v] = -1;
+      col.slot[v] = -1;
+      first[v] = ~0u;
+      const unsigned r = ctx.find(v);
+      col.root[v] = r;
+      members.start[r + 1] += ctx.allocatable[v] != 0;
+   }
    std::vector<unsigned> &roots = kept.roots;
    roots.clear();
    roots.reserve(nv);
    for (unsigned r = 0; r < nv; r++) {
-      if (col.members[r].empty())
+      if (members.start[r + 1])
+         roots.push_back(r);
+      members.start[r + 1] += members.start[r];
+   }
+   members.list.resize(members.start[nv]);
+   for (unsigned v = 0; v < nv; v++) {
+      if (!ctx.allocatable[v])
          continue;
-      roots.push_back(r);
-      for (unsigned v : col.members[r])
-         first[r] = std::min(first[r], ctx.def_order[v]);
+      const unsigned r = col.root[v];
+      members.list[members.start[r]++] = v;
+      first[r] = std::min(first[r], ctx.def_order[v]);
+   }
+   if (nv) {
+      std::copy_backward(members.start.begin(), members.start.begin() + (nv - 1),
+                         members.start.begin() + nv);
+      members.start[0] = 0;
    }
    build_lists(nv, col.partners, [&](auto &&emit) {
       for (const RaCopy &c : ctx.copies) {
