@@ -86,18 +86,29 @@ struct Checker {
       ok = false;
    }
 
-   void index_values()
+   /* Also starts canon (every value its own) and returns the highest GPR
+    * below 128 the allocation names, or -1: one pass over the values for
+    * the three. */
+   int index_values()
    {
       var_reg.resize(sh.vars.size());
       for (size_t v = 0; v < sh.vars.size(); v++) {
          const VarKind k = sh.vars[v].kind;
          var_reg[v] = k == VarKind::Gpr || k == VarKind::Temp;
       }
-      slot_of.resize(alloc.reg.size());
-      for (size_t id = 0; id < alloc.reg.size(); id++) {
+      const size_t nv = sh.num_values(), na = alloc.reg.size(); /* na >= nv */
+      slot_of.resize(na);
+      canon.resize(nv);
+      int top = -1;
+      for (size_t id = 0; id < na; id++) {
          const RegAssign &r = alloc.reg[id];
+         if (r.gpr < 128)
+            top = std::max(top, int(r.gpr));
          slot_of[id] = int16_t(r.gpr < 0 || r.gpr >= 128 || r.chan > 3 ? -2 : r.gpr * 4 + r.chan);
+         if (id < nv)
+            canon[id] = int(id);
       }
+      return top;
    }
 
    bool reg_value(const Value &v) const { return v.kind == ValueKind::Var && var_reg[v.var]; }
@@ -538,17 +549,10 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       return false;
    }
    Checker ck(sh, alloc, diags);
-   ck.index_values();
+   int top_gpr = ck.index_values();
    ck.psi_of.assign(sh.num_values(), nullptr);
-   ck.canon.resize(sh.num_values());
-   for (unsigned i = 0; i < sh.num_values(); i++)
-      ck.canon[i] = int(i);
    ck.loops_in.assign(sh.regions.size(), {});
    ck.index_tree(sh.root, -1);
-   int top_gpr = -1;
-   for (const RegAssign &ra : alloc.reg)
-      if (ra.gpr < 128)
-         top_gpr = std::max(top_gpr, int(ra.gpr));
    for (const Var &var : sh.vars)
       if (var.kind == VarKind::Gpr && var.index < 128)
          top_gpr = std::max(top_gpr, int(var.index));
