@@ -47,10 +47,18 @@ struct Marker {
 
    Marker(const RegionShader &s, std::vector<bool> &u) : sh(s), used(u) {}
 
-   void collect_defs(const Value &v, const Node *n)
+   /* Inline, for every result of every node; the maydef of a relative
+    * write goes through collect_parts(), so that this does not recurse. */
+   [[gnu::always_inline]] void collect_defs(const Value &v, const Node *n)
    {
       if (v.kind == ValueKind::Var)
          def_node[sh.value_id(v)] = n;
+      if (!v.maydef().empty())
+         collect_parts(v, n);
+   }
+
+   [[gnu::noinline]] void collect_parts(const Value &v, const Node *n)
+   {
       for (const Value &d : v.maydef())
          collect_defs(d, n);
    }
@@ -78,7 +86,10 @@ struct Marker {
       }
    }
 
-   void use_value(const Value &v)
+   /* Inline, for every operand of every live node; the parts of a
+    * relative access go through use_parts(), so that this does not
+    * recurse. */
+   [[gnu::always_inline]] void use_value(const Value &v)
    {
       if (v.kind == ValueKind::Var) {
          unsigned id = sh.value_id(v);
@@ -88,6 +99,12 @@ struct Marker {
                mark(def_node[id]);
          }
       }
+      if (v.rel() || !v.mayuse().empty())
+         use_parts(v);
+   }
+
+   [[gnu::noinline]] void use_parts(const Value &v)
+   {
       if (const Value *a = v.rel())
          use_value(*a);
       for (const Value &u : v.mayuse())
