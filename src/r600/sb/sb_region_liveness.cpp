@@ -671,8 +671,9 @@ struct LiveWalk {
    }
 
    /* copy_of of a plain copy's result, taken where it is defined (just
-    * before define() needs it) rather than in a walk of its own. */
-   void note_copy(const Node *a)
+    * before define() needs it) rather than in a walk of its own.  Inline:
+    * asked for every instruction, and most fail its first tests. */
+   [[gnu::always_inline]] void note_copy(const Node *a)
    {
       if (a->kind == NodeKind::Alu && alu_is_plain_copy(a) && alloc(a->dst[0]) &&
           alloc(a->src[0]))
