@@ -33,6 +33,17 @@ struct RegBits {
    bool operator[](unsigned i) const { return (w[i / 64] >> (i % 64)) & 1; }
 };
 
+/* Lists placed through their own offsets (out.list[out.start[k]++] = v)
+ * leave each offset at the next list's: they move up one place back (one
+ * memmove instead of a copy of the offsets to place from). */
+static void restore_offsets(unsigned n, RaAdjacency &out)
+{
+   if (n == 0)
+      return;
+   std::copy_backward(out.start.begin(), out.start.begin() + (n - 1), out.start.begin() + n);
+   out.start[0] = 0;
+}
+
 /* Lists by key in one array, each in the order `each` emits its entries:
  * each(emit) calls emit(key, value) and is run twice (count, then fill),
  * so it must emit the same both times.  One allocation instead of one per
@@ -44,8 +55,8 @@ template <typename Each> void build_lists(unsigned n, RaAdjacency &out, Each &&e
    for (unsigned k = 0; k < n; k++)
       out.start[k + 1] += out.start[k];
    out.list.resize(out.start[n]);
-   std::vector<uint32_t> pos(out.start.begin(), out.start.end() - 1);
-   each([&](unsigned k, unsigned v) { out.list[pos[k]++] = v; });
+   each([&](unsigned k, unsigned v) { out.list[out.start[k]++] = v; });
+   restore_offsets(n, out);
 }
 
 struct Colourer {
@@ -894,9 +905,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
     * sets the tables and counts the members, one over the classes for
     * the lists' offsets and the roots (classes with members, in root
     * order), and one that places the members and takes each class's
-    * first definition.  That one advances each class's offset past its
-    * members, so the offsets are moved up one place after it (one
-    * memmove instead of a copy of them to place from). */
+    * first definition (placing through the offsets, restore_offsets). */
    std::vector<unsigned> &first = kept.first;
    col.gpr.resize(nv);
    col.chan.resize(nv);
@@ -929,11 +938,7 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       members.list[members.start[r]++] = v;
       first[r] = std::min(first[r], ctx.def_order[v]);
    }
-   if (nv) {
-      std::copy_backward(members.start.begin(), members.start.begin() + (nv - 1),
-                         members.start.begin() + nv);
-      members.start[0] = 0;
-   }
+   restore_offsets(nv, members);
    build_lists(nv, col.partners, [&](auto &&emit) {
       for (const RaCopy &c : ctx.copies) {
          if (!ctx.allocatable[c.dst] || !ctx.allocatable[c.src])
