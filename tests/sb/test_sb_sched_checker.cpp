@@ -33,11 +33,27 @@ Shader four_groups_second_fixed()
    return sh;
 }
 
+/* Places `node` in `slot` of group `gi` as well (it stays in its own group
+ * until the caller drops that). */
+void add_to_group(AluClause &cl, unsigned gi, uint32_t node, uint8_t slot)
+{
+   cl.groups[gi].nodes.push_back(node);
+   cl.groups[gi].slots.push_back(slot);
+}
+
+/* What sched_checker reports; empty when it accepts the shader. */
+std::string checker_errors(const Shader &sh)
+{
+   Diagnostics d;
+   const bool ok = sched_checker(sh, d);
+   EXPECT_EQ(ok, d.str().empty());
+   return d.str();
+}
+
 TEST(SbCheckerPlacement, AcceptsTheSourceLayout)
 {
    Shader sh = four_groups_second_fixed();
-   Diagnostics d;
-   EXPECT_TRUE(sched_checker(sh, d)) << d.str();
+   EXPECT_EQ(checker_errors(sh), "");
 }
 
 TEST(SbCheckerPlacement, RejectsANodeMovedBeforeAFixedGroup)
@@ -45,12 +61,10 @@ TEST(SbCheckerPlacement, RejectsANodeMovedBeforeAFixedGroup)
    Shader sh = four_groups_second_fixed();
    AluClause &cl = sh.cf[0].alu;
    /* Node 2 joins node 0's group, above the fixed group. */
-   cl.groups[0].nodes.push_back(2);
-   cl.groups[0].slots.push_back(kSlotZ);
+   add_to_group(cl, 0, 2, kSlotZ);
    cl.groups.erase(cl.groups.begin() + 2);
-   Diagnostics d;
-   EXPECT_FALSE(sched_checker(sh, d));
-   EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 2 moved before a fixed group\n");
+   EXPECT_EQ(checker_errors(sh),
+             "error: sb sched_checker: CF 0: node 2 moved before a fixed group\n");
 }
 
 TEST(SbCheckerPlacement, ReportsALostNodeBeforeACrossedBarrier)
@@ -59,12 +73,9 @@ TEST(SbCheckerPlacement, ReportsALostNodeBeforeACrossedBarrier)
     * is lost: the lost node is reported. */
    Shader sh = four_groups_second_fixed();
    AluClause &cl = sh.cf[0].alu;
-   cl.groups[0].nodes.push_back(2);
-   cl.groups[0].slots.push_back(kSlotZ);
+   add_to_group(cl, 0, 2, kSlotZ);
    cl.groups.erase(cl.groups.begin() + 2, cl.groups.end());
-   Diagnostics d;
-   EXPECT_FALSE(sched_checker(sh, d));
-   EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 3 lost\n");
+   EXPECT_EQ(checker_errors(sh), "error: sb sched_checker: CF 0: node 3 lost\n");
 }
 
 TEST(SbCheckerPlacement, RejectsAVectorOpInTransWithItsSlotFree)
@@ -72,9 +83,8 @@ TEST(SbCheckerPlacement, RejectsAVectorOpInTransWithItsSlotFree)
    Shader sh = four_groups_second_fixed();
    /* Node 2 writes .z: in trans, the decoder would need slot z taken. */
    sh.cf[0].alu.groups[2].slots[0] = kSlotT;
-   Diagnostics d;
-   EXPECT_FALSE(sched_checker(sh, d));
-   EXPECT_EQ(d.str(), "error: sb sched_checker: CF 0: node 2 in trans with its vector slot free\n");
+   EXPECT_EQ(checker_errors(sh),
+             "error: sb sched_checker: CF 0: node 2 in trans with its vector slot free\n");
 }
 
 TEST(SbCheckerPlacement, AcceptsAVectorOpInTransBesideItsSlot)
@@ -86,11 +96,9 @@ TEST(SbCheckerPlacement, AcceptsAVectorOpInTransBesideItsSlot)
    cl.nodes[2].bc.dst.chan = 3;
    cl.nodes[2].bc.dst.gpr = 6;
    cl.groups[2].slots[0] = kSlotW;
-   cl.groups[2].nodes.push_back(3);
-   cl.groups[2].slots.push_back(kSlotT);
+   add_to_group(cl, 2, 3, kSlotT);
    cl.groups.pop_back();
-   Diagnostics d;
-   EXPECT_TRUE(sched_checker(sh, d)) << d.str();
+   EXPECT_EQ(checker_errors(sh), "");
 }
 
 } // namespace
