@@ -688,12 +688,13 @@ bool Finalizer::flush(CfOp op)
             return fail("no bank swizzle fits the register reads of the group " + ops);
          }
       }
-      AluGroup g;
+      /* Built where it stays: a group's lists are inline, so every move
+       * copies its instructions. */
+      AluGroup &g = c.groups.emplace_back();
       g.instrs = std::move(p.instrs);
       g.literals = std::move(p.literals);
       if (g.literals.size() % 2)
          g.literal_pad = 0;
-      c.groups.push_back(std::move(g));
    }
    emit_cf(std::move(c));
    pending_.clear();
