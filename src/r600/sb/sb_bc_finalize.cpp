@@ -289,20 +289,18 @@ bool Finalizer::emit_group(const Node *gn)
    std::vector<PGroup> &singles = singles_;
    singles.clear();
    for (const Node *a : gn->children) {
-      singles.emplace_back().instrs.swap(spare_); /* a dropped copy's buffer, if any */
+      singles.emplace_back();
       if (!build_instr(a, false, singles.back()))
          return false;
    }
    const size_t n = singles.size();
-   auto self_copy = [&](PGroup &g) { /* a copy onto itself: dropped, buffer kept */
+   auto self_copy = [&](const PGroup &g) { /* a copy onto itself: dropped */
       const AluInstr &in = g.instrs[0];
       if (in.op != AluOp::MOV || !g.krefs.empty() || !in.dst.write || in.dst.rel ||
           in.src[0].rel || in.src[0].sel != in.dst.gpr || in.src[0].chan != in.dst.chan ||
           in.src[0].neg || in.src[0].abs || in.dst.clamp || in.dst.omod || in.pred_sel ||
           src_kind(chip_, in.src[0].sel) != SrcKind::Gpr)
          return false;
-      g.instrs.clear();
-      spare_.swap(g.instrs);
       return true;
    };
    if (n == 1) /* most groups: nothing to order */

@@ -171,7 +171,7 @@ class Finalizer {
    void resolve_port_slots();
    /* Scratch reused across groups (no allocation per group once grown). */
    LineSet lines_scratch_;
-   decltype(AluGroup::instrs) probe_, spare_;
+   decltype(AluGroup::instrs) probe_;
    std::vector<PGroup> singles_;
    std::vector<uint8_t> flags_; /* emit_group's before and done */
    std::vector<size_t> order_;
