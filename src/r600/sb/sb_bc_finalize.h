@@ -75,7 +75,16 @@ class Finalizer {
             top = std::min(top, int64_t(sh.version_count[v]));
          ids.max_version = top;
       }
+      trade_kept();
    }
+   ~Finalizer()
+   {
+      pending_.clear();
+      singles_.clear();
+      trade_kept();
+   }
+   Finalizer(const Finalizer &) = delete;
+   Finalizer &operator=(const Finalizer &) = delete;
 
    bool run();
 
@@ -175,6 +184,11 @@ class Finalizer {
    std::vector<PGroup> singles_;
    std::vector<uint8_t> flags_; /* emit_group's before and done */
    std::vector<size_t> order_;
+   /* The lists above and pending_ (room for a clause's 128 groups, tens
+    * of kilobytes), kept with the thread between shaders for their
+    * storage: they go back empty, or are sized anew per group.  Swapped
+    * in by the constructor and out by the destructor. */
+   void trade_kept();
    const CfInstr *pending_src_ = nullptr;
    bool pending_eop_ = false;
    /* A clause split the source did not have loses AR and the predicate. */
