@@ -30,6 +30,11 @@ struct KRef {
 /* A group on its way into a clause: constants are placed when the clause's
  * locks are known. */
 struct PGroup {
+   /* User-provided, so that std::vector's emplace_back() does not zero
+    * the inline lists (a few hundred bytes) before the members' own
+    * initializers run. */
+   PGroup() {}
+
    decltype(AluGroup::instrs) instrs;
    decltype(AluGroup::literals) literals;
    SmallVector<KRef, 4> krefs; /* few: no allocation for them */
