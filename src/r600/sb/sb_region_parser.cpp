@@ -443,6 +443,10 @@ void for_each_gpr(const Program &prog, Rel &&rel, Use &&use)
    for (const CfInstr &cf : prog.cf) {
       for (const AluGroup &g : cf.groups)
          for (const AluInstr &in : g.instrs) {
+            /* Most instructions address nothing relatively: for RelOnly
+             * they name nothing, and need no op lookup. */
+            if (RelOnly && !(in.src[0].rel | in.src[1].rel | in.src[2].rel | in.dst.rel))
+               continue;
             const unsigned nsrc = alu_op_info(in.op).num_src;
             for (unsigned k = 0; k < nsrc && k < 3; k++) {
                if (RelOnly && !in.src[k].rel)
