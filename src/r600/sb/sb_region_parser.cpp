@@ -181,7 +181,10 @@ struct Parser {
                   return false;
             if (predicated)
                put_var(a->src.emplace_back(), VarKind::Pred, 0, 0);
-            Value &d = a->dst.emplace_back();
+            /* The first result: resize inlines where emplace_back (its
+             * growth path) is called out of line. */
+            a->dst.resize(1);
+            Value &d = a->dst[0];
             if (in.dst.write || nsrc == 3) { /* alu_is_op3 */
                if (in.dst.rel) {
                   if (!rel_value(i, in.dst.gpr, in.dst.chan, in.index_mode, true, d))
