@@ -156,6 +156,7 @@ struct Parser {
          Node *gn = sh.create(NodeKind::AluGroup);
          gn->group = &g;
          gn->children.reserve(g.instrs.size());
+         bool any_predicated = false;
          for (const AluInstr &in : g.instrs) {
             Node *a = sh.create(NodeKind::Alu);
             a->alu = &in;
@@ -169,6 +170,7 @@ struct Parser {
              * only an op3 that is predicated, or a predicate write with
              * more results, gets there. */
             const bool predicated = in.pred_sel == 2 || in.pred_sel == 3;
+            any_predicated = any_predicated || predicated;
             if (nsrc >= 3 && predicated)
                a->src.reserve(4);
             if (pred_write)
@@ -206,21 +208,23 @@ struct Parser {
          /* A predicated write keeps the old value where the predicate does
           * not match: the instruction defines a temporary and a psi after
           * the group merges it with the old value, so every definition of
-          * the GPR stays a full one. */
-         for (Node *a : gn->children) {
-            if ((a->alu->pred_sel != 2 && a->alu->pred_sel != 3) ||
-                a->dst[0].kind != ValueKind::Var)
-               continue;
-            Node *psi = sh.create(NodeKind::Psi);
-            psi->alu = a->alu;
-            psi->cf_index = i;
-            psi->dst.push_back(a->dst[0]);
-            a->dst[0] = var(VarKind::Temp, unsigned(sh.vars.size()), 0);
-            psi->src.push_back(var(VarKind::Pred, 0, 0));
-            psi->src.push_back(a->dst[0]);
-            psi->src.push_back(psi->dst[0]);
-            cfn->children.push_back(psi);
-         }
+          * the GPR stays a full one.  (Few groups have one: no second walk
+          * for the others.) */
+         if (any_predicated)
+            for (Node *a : gn->children) {
+               if ((a->alu->pred_sel != 2 && a->alu->pred_sel != 3) ||
+                   a->dst[0].kind != ValueKind::Var)
+                  continue;
+               Node *psi = sh.create(NodeKind::Psi);
+               psi->alu = a->alu;
+               psi->cf_index = i;
+               psi->dst.push_back(a->dst[0]);
+               a->dst[0] = var(VarKind::Temp, unsigned(sh.vars.size()), 0);
+               psi->src.push_back(var(VarKind::Pred, 0, 0));
+               psi->src.push_back(a->dst[0]);
+               psi->src.push_back(psi->dst[0]);
+               cfn->children.push_back(psi);
+            }
          prev = gn;
       }
       return true;
