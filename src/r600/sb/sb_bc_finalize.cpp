@@ -115,12 +115,14 @@ void Finalizer::trade_kept()
       std::vector<PGroup> pending, singles;
       std::vector<uint8_t> flags;
       std::vector<size_t> order;
+      std::vector<FetchInstr> fetched;
       LineSet lines;
    } kept;
    pending_.swap(kept.pending);
    singles_.swap(kept.singles);
    flags_.swap(kept.flags);
    order_.swap(kept.order);
+   fetched_.swap(kept.fetched);
    lines_scratch_.swap(kept.lines);
 }
 

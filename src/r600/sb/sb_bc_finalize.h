@@ -189,9 +189,10 @@ class Finalizer {
    std::vector<PGroup> singles_;
    std::vector<uint8_t> flags_; /* emit_group's before and done */
    std::vector<size_t> order_;
+   std::vector<FetchInstr> fetched_; /* emit_fetch's rebuilt fetches */
    /* The lists above and pending_ (room for a clause's 128 groups, tens
     * of kilobytes), kept with the thread between shaders for their
-    * storage: they go back empty, or are sized anew per group.  Swapped
+    * storage: they go back empty, or are sized anew where used.  Swapped
     * in by the constructor and out by the destructor. */
    void trade_kept();
    const CfInstr *pending_src_ = nullptr;

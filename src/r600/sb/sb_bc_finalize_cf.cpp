@@ -30,7 +30,8 @@ bool Finalizer::emit_fetch(const Node *n)
       c.fetches.clear();
       c.groups.clear();
    };
-   std::vector<FetchInstr> fetched;
+   std::vector<FetchInstr> &fetched = fetched_;
+   fetched.clear();
    fetched.reserve(n->children.size());
    for (const Node *f : n->children) {
       if (f->kind != NodeKind::Fetch || !f->fetch)
