@@ -378,7 +378,11 @@ bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) c
    if (alu->kind != NodeKind::Cf || (alu->cf && cf_op_info(alu->cf->op).enc != CfEncoding::Alu) ||
        (alu->cf && alu->cf->op != CfOp::ALU))
       return false;
+   /* The register channel of a GPR or Temp value, -1 for any other or
+    * one without a register: worked out once per value. */
    auto chan_of = [&](const Value &v) {
+      if (!is_reg_var(v))
+         return -1;
       const RegAssign r = reg(v);
       return r.gpr >= 0 ? int(unsigned(r.gpr) * 4 + r.chan) : -1;
    };
@@ -388,19 +392,18 @@ bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) c
    SmallVector<unsigned, 16> cf_reads, cf_writes;
    auto note = [&](const Node *n) {
       for (const Value &v : n->src)
-         if (is_reg_var(v) && chan_of(v) >= 0)
-            cf_reads.push_back(unsigned(chan_of(v)));
+         if (const int c = chan_of(v); c >= 0)
+            cf_reads.push_back(unsigned(c));
       for (const Value &d : n->dst)
-         if (is_reg_var(d) && chan_of(d) >= 0)
-            cf_writes.push_back(unsigned(chan_of(d)));
+         if (const int c = chan_of(d); c >= 0)
+            cf_writes.push_back(unsigned(c));
    };
    for (const Node *c : cfs)
       if (cf_op_info(c->cf->op).flags & CF_FETCH)
          std::for_each(c->children.begin(), c->children.end(), note);
       else
          note(c);
-   auto in = [&](const SmallVector<unsigned, 16> &l, const Value &v) {
-      const int c = chan_of(v);
+   auto in = [&](const SmallVector<unsigned, 16> &l, int c) {
       return c >= 0 && std::find(l.begin(), l.end(), unsigned(c)) != l.end();
    };
    for (const Node *g : alu->children) {
@@ -415,11 +418,12 @@ bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) c
                  (sh_.vars[d.var].kind == VarKind::ExecMask ||
                   sh_.vars[d.var].kind == VarKind::AddrReg)))
                return false;
-            if (is_reg_var(d) && (in(cf_reads, d) || in(cf_writes, d)))
+            const int c = chan_of(d);
+            if (in(cf_reads, c) || in(cf_writes, c))
                return false;
          }
          for (const Value &v : a->src)
-            if (is_reg_var(v) && in(cf_writes, v))
+            if (in(cf_writes, chan_of(v)))
                return false;
       }
    }
