@@ -66,17 +66,14 @@ Node *RegionShader::create_region(bool loop)
    return r;
 }
 
-/* var_id but for a GPR channel it has already seen: out of line, so that
- * the common case does not pay on every call for saving the registers
- * the rest needs. */
-[[gnu::noinline]] static int var_id_slow(RegionShader &sh, VarKind kind, unsigned index,
-                                         unsigned chan)
+/* Out of line, so that var_id's inline table read does not pay on every
+ * call for saving the registers the rest needs. */
+[[gnu::noinline]] int RegionShader::var_id_slow(VarKind kind, unsigned index, unsigned chan)
 {
-   std::vector<Var> &vars = sh.vars;
-   if (kind == VarKind::Gpr && index < RegionShader::kFastGprs && chan < 4) {
-      if (sh.gpr_var.empty())
-         sh.gpr_var.assign(RegionShader::kFastGprs * 4, -1);
-      int &slot = sh.gpr_var[index * 4 + chan];
+   if (kind == VarKind::Gpr && index < kFastGprs && chan < 4) {
+      if (gpr_var.empty())
+         gpr_var.assign(kFastGprs * 4, -1);
+      int &slot = gpr_var[index * 4 + chan];
       if (slot < 0) {
          vars.push_back(Var{kind, index, chan});
          slot = int(vars.size() - 1);
@@ -94,25 +91,13 @@ Node *RegionShader::create_region(bool loop)
          return int(index);
    }
    auto key = std::make_tuple(int(kind), index, chan);
-   auto it = sh.var_map.find(key);
-   if (it != sh.var_map.end())
+   auto it = var_map.find(key);
+   if (it != var_map.end())
       return it->second;
    vars.push_back(Var{kind, index, chan});
    int id = int(vars.size() - 1);
-   sh.var_map.emplace(key, id);
+   var_map.emplace(key, id);
    return id;
-}
-
-int RegionShader::var_id(VarKind kind, unsigned index, unsigned chan)
-{
-   /* GPR channels are most operands: a flat table instead of a tree lookup
-    * (var_id_slow makes the table and its entries). */
-   if (kind == VarKind::Gpr && index < kFastGprs && chan < 4 && !gpr_var.empty()) {
-      const int id = gpr_var[index * 4 + chan];
-      if (id >= 0)
-         return id;
-   }
-   return var_id_slow(*this, kind, index, chan);
 }
 
 AluInstr *RegionShader::new_alu(AluOp op)

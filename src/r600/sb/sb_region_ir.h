@@ -314,7 +314,20 @@ struct RegionShader {
 
    Node *create(NodeKind kind);
    Node *create_region(bool loop);
-   int var_id(VarKind kind, unsigned index, unsigned chan);
+   /* The variable of a register channel or other storage, made on first
+    * use.  GPR channels are most operands, of every instruction a parse
+    * lifts: their ids are read from a flat table, inline (var_id_slow makes
+    * the table and its entries, and looks up everything else). */
+   int var_id(VarKind kind, unsigned index, unsigned chan)
+   {
+      if (kind == VarKind::Gpr && index < kFastGprs && chan < 4 && !gpr_var.empty()) {
+         const int id = gpr_var[index * 4 + chan];
+         if (id >= 0)
+            return id;
+      }
+      return var_id_slow(kind, index, chan);
+   }
+   int var_id_slow(VarKind kind, unsigned index, unsigned chan);
    /* var_id's tables: GPR channels R0..R127 by index * 4 + chan (-1: none
     * yet), every other variable in the map. */
    static constexpr unsigned kFastGprs = 128;
