@@ -65,8 +65,30 @@ struct Preparer {
          stack.pop_back();
          return;
       }
+      /* Outside every region a definition is listed nowhere (def has no
+       * region to list it in), and a clause holds no region: nothing
+       * below a clause there needs a look.  Most shaders have no region,
+       * and most of a tree's nodes are in clauses. */
+      if (stack.empty() && n->kind == NodeKind::Cf)
+         return;
+      if (n->kind == NodeKind::AluGroup) {
+         /* Its instructions (which have no children) without a call each. */
+         for (Node *a : n->children) {
+            if (a->children.empty())
+               defs(a);
+            else
+               walk(a);
+         }
+         defs(n);
+         return;
+      }
       for (Node *c : n->children)
          walk(c);
+      defs(n);
+   }
+
+   void defs(const Node *n)
+   {
       for (const Value &d : n->dst) {
          if (d.kind == ValueKind::Var)
             def(d.var);
@@ -189,18 +211,7 @@ struct Renamer {
          cur = std::move(saved);
          break;
       }
-      case NodeKind::AluGroup:
-         /* VLIW: every slot reads before any slot writes. */
-         for (Node *a : n->children) {
-            for (Value &s : a->src)
-               use(s);
-            for (Value &d : a->dst)
-               dst_use(d);
-         }
-         for (Node *a : n->children)
-            for (Value &d : a->dst)
-               def(d);
-         break;
+      case NodeKind::AluGroup: group(n); break;
       case NodeKind::If:
          for (Value &s : n->src)
             use(s);
@@ -208,11 +219,30 @@ struct Renamer {
             run(c);
          break;
       default:
-         for (Node *c : n->children)
-            run(c);
+         /* A clause's children are mostly groups: no recursive call each. */
+         for (Node *c : n->children) {
+            if (c->kind == NodeKind::AluGroup)
+               group(c);
+            else
+               run(c);
+         }
          instr(n);
          break;
       }
+   }
+
+   void group(Node *g)
+   {
+      /* VLIW: every slot reads before any slot writes. */
+      for (Node *a : g->children) {
+         for (Value &s : a->src)
+            use(s);
+         for (Value &d : a->dst)
+            dst_use(d);
+      }
+      for (Node *a : g->children)
+         for (Value &d : a->dst)
+            def(d);
    }
 };
 
