@@ -147,22 +147,33 @@ struct Peephole {
       }
    }
 
+   void group(Node *g)
+   {
+      for (Node *a : g->children) {
+         if (a->kind != NodeKind::Alu)
+            continue;
+         fold_compare(a);
+         fold_select(a);
+      }
+      for (Node *a : g->children)
+         if (a->kind == NodeKind::Alu)
+            note_def(a);
+   }
+
    void walk(Node *n)
    {
       if (n->kind == NodeKind::AluGroup) {
-         for (Node *a : n->children) {
-            if (a->kind != NodeKind::Alu)
-               continue;
-            fold_compare(a);
-            fold_select(a);
-         }
-         for (Node *a : n->children)
-            if (a->kind == NodeKind::Alu)
-               note_def(a);
+         group(n);
          return;
       }
-      for (Node *c : n->children)
-         walk(c);
+      /* Most nodes are groups and fetches, in clauses: no recursive call
+       * for each (a fetch has no children to walk). */
+      for (Node *c : n->children) {
+         if (c->kind == NodeKind::AluGroup)
+            group(c);
+         else if (!c->children.empty())
+            walk(c);
+      }
    }
 };
 
