@@ -41,10 +41,12 @@ constexpr unsigned kMaxFetchRun = 3;
 struct Gcm {
    RegionShader &sh;
    std::vector<bool> in_phi; /* value feeds a phi or loop_phi */
-   /* Values defined inside the code being moved past: scratch, all false
-    * between uses (set_defs clears what it set), so no pass over every
-    * value per loop or per candidate clause. */
+   /* Scratch marks by value id, all false between uses (each use clears
+    * what it set), so no pass over every value per loop or per candidate
+    * clause: hoist marks the values defined inside the loop (set_defs),
+    * sink_alu_below_fetches the operands of the fetch clause it moves. */
    std::vector<bool> defined;
+   std::vector<int> written_vars; /* sink_alu_below_fetches' scratch */
    unsigned moved = 0;
 
    /* var_in_array without the call when the shader has no arrays (most). */
@@ -172,9 +174,16 @@ struct Gcm {
    {
       unsigned total = 0;
       NodeList &k = n->children;
+      std::vector<int> &written = written_vars;
       for (size_t b = 1; b + 2 < k.size(); b++) {
          if (!is_fetch_clause(k[b - 1]) || !is_alu(k[b]) || !is_fetch_clause(k[b + 1]) ||
              !is_alu(k[b + 2]))
+            continue;
+         /* The run's length first: it needs no walk over B. */
+         unsigned run = 0; /* fetches F2 would join */
+         for (size_t i = b; i > 0 && is_fetch_clause(k[i - 1]); i--)
+            run += unsigned(k[i - 1]->children.size());
+         if (run + k[b + 1]->children.size() > kMaxFetchRun)
             continue;
          bool ok = true;
          for (const Node *g : k[b]->children) {
@@ -194,31 +203,47 @@ struct Gcm {
          }
          if (!ok)
             continue;
-         set_defs(k[b], true);
-         /* Nor may B read an older version of a register F2 writes: the
-          * entry values and array elements keep their registers, so their
-          * lives must not reach past a new definition (sb_region_passes.h). */
-         std::vector<int> written;
+         /* F2 must read nothing B defines: F2's few operands are marked
+          * and B's definitions looked up, one walk over B (B is groups of
+          * instructions, as tested above).  Nor may B read an older
+          * version of a register F2 writes: the entry values and array
+          * elements keep their registers, so their lives must not reach
+          * past a new definition (sb_region_passes.h). */
+         written.clear();
          for (const Node *f : k[b + 1]->children) {
             for (const Value &v : f->src)
-               ok &= !var_ok(v) || !defined[sh.value_id(v)];
+               if (var_ok(v))
+                  defined[sh.value_id(v)] = true;
             for (const Value &d : f->dst)
                if (var_ok(d))
                   written.push_back(d.var);
          }
-         set_defs(k[b], false);
-         for (const Node *g : k[b]->children)
-            for (const Node *x : g->children)
+         auto marked = [&](const Value &d) { return var_ok(d) && defined[sh.value_id(d)]; };
+         auto defines_marked = [&](const Node *x) {
+            for (const Value &d : x->dst) {
+               if (marked(d))
+                  return true;
+               for (const Value &m : d.maydef())
+                  if (marked(m))
+                     return true;
+            }
+            return false;
+         };
+         ok = !defines_marked(k[b]);
+         for (const Node *g : k[b]->children) {
+            ok &= !defines_marked(g);
+            for (const Node *x : g->children) {
+               ok &= !defines_marked(x);
                for (const Value &v : x->src)
-                  ok &= v.kind != ValueKind::Var ||
-                        (v.version != 0 && !in_array(v.var)) ||
+                  ok &= v.kind != ValueKind::Var || (v.version != 0 && !in_array(v.var)) ||
                         std::find(written.begin(), written.end(), v.var) == written.end();
+            }
+         }
+         for (const Node *f : k[b + 1]->children)
+            for (const Value &v : f->src)
+               if (var_ok(v))
+                  defined[sh.value_id(v)] = false;
          if (!ok)
-            continue;
-         unsigned run = 0; /* fetches F2 would join */
-         for (size_t i = b; i > 0 && is_fetch_clause(k[i - 1]); i--)
-            run += unsigned(k[i - 1]->children.size());
-         if (run + k[b + 1]->children.size() > kMaxFetchRun)
             continue;
          std::swap(k[b], k[b + 1]);
          /* B and C are one clause now, so the next fetch may pass both. */
