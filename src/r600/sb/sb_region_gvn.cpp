@@ -312,6 +312,13 @@ struct RulesByOp {
     * (CNDE* {c, a, a}), which fill the gvn after if_conversion and almost
     * never have two same sides.  Arrays: no allocation of their own. */
    std::array<int8_t, kNumAluOps> same_a, same_b;
+   /* By op, for ops that are no select (AF_CMOV): kFoldOnly when the op
+    * has no rule, so only folding, which needs every operand constant,
+    * can simplify it; kNeedsConst when every rule needs a constant
+    * operand (MUL, ADD, MULADD: most instructions), so an instruction
+    * with none stays as it is.  may_simplify tells from these. */
+   enum : uint8_t { kAnything, kFoldOnly, kNeedsConst };
+   std::array<uint8_t, kNumAluOps> needs;
 
    /* Two positions below `nsrc` that rule `r` captures with one letter,
     * as x * 4 + y; -1 when none. */
@@ -341,6 +348,13 @@ struct RulesByOp {
                needs_const.push_back(k);
             }
          count[o] = uint8_t(order.size() - first[o]);
+         bool all_need_const = true;
+         for (unsigned k = first[o]; k < order.size(); k++)
+            all_need_const = all_need_const && needs_const[k];
+         needs[o] = alu_op_info(AluOp(o)).flags & AF_CMOV ? kAnything
+                    : !count[o]                            ? kFoldOnly
+                    : all_need_const                       ? kNeedsConst
+                                                           : kAnything;
          /* Only the positions match_rule reads. */
          const unsigned nsrc = std::min(unsigned(alu_op_info(AluOp(o)).num_src), 3u);
          int pair = count[o] ? same_pair(kRules[order[first[o]]], nsrc) : -1;
@@ -354,6 +368,12 @@ struct RulesByOp {
       }
    }
 };
+
+const RulesByOp &rules_by_op()
+{
+   static const RulesByOp by_op;
+   return by_op;
+}
 
 /* Matches r against the instruction's operands, with the first two
  * swapped when `swap` (commutative ops): an index mapping rather than a
@@ -835,8 +855,28 @@ struct Gvn {
       return true;
    }
 
+   /* False when simplify would leave the instruction as it is, from a
+    * look at its op and operands: so for most instructions (MOVs, and ops
+    * whose every rule needs a constant operand they do not have).  Asked
+    * for every instruction, inline; simplify is a call. */
+   static bool may_simplify(const Node *a)
+   {
+      const AluOp op = a->alu->op;
+      if (op == AluOp::MOV)
+         return false;
+      const uint8_t needs = rules_by_op().needs[unsigned(op)];
+      if (needs == RulesByOp::kAnything)
+         return true;
+      /* Folding needs every operand constant, a rule at least one. */
+      const unsigned nsrc = alu_op_info(op).num_src;
+      unsigned consts = 0;
+      for (unsigned i = 0; i < nsrc; i++)
+         consts += const_bits(a->src[i]).has_value();
+      return needs == RulesByOp::kFoldOnly ? consts == nsrc : consts > 0 || nsrc == 0;
+   }
+
    /* One folding or rule step; true when the instruction changed. */
-   bool simplify(Node *a)
+   [[gnu::noinline]] bool simplify(Node *a)
    {
       const AluInstr &in = *a->alu;
       const AluOp op = in.op;
@@ -877,7 +917,7 @@ struct Gvn {
 
       if (mods && !keep_mods)
          return false;
-      static const RulesByOp by_op;
+      const RulesByOp &by_op = rules_by_op();
       const unsigned first = by_op.first[unsigned(op)], count = by_op.count[unsigned(op)];
       if (!count)
          return false; /* most ops: no rule, and no commutativity to ask */
@@ -1067,12 +1107,17 @@ struct Gvn {
       /* No slot reads a value its own group defines: the group's entries go
        * in as they come, but lookups see only those of earlier groups. */
       const size_t visible = table.size();
+      auto plain_mov = [](const Node *a) {
+         return a->alu->op == AluOp::MOV && !a->alu->dst.clamp && !a->alu->dst.omod;
+      };
       for (Node *a : g->children) {
-         if (a->kind != NodeKind::Alu || fixed || !simple_instr(a))
+         /* A plain MOV (half the instructions) is not simplified, and is
+          * left alone below: no need to ask simple_instr. */
+         if (a->kind != NodeKind::Alu || fixed || plain_mov(a) || !simple_instr(a))
             continue;
-         for (unsigned step = 0; step < 4 && simplify(a); step++)
+         for (unsigned step = 0; step < 4 && may_simplify(a) && simplify(a); step++)
             ;
-         if (a->alu->op == AluOp::MOV && !a->alu->dst.clamp && !a->alu->dst.omod)
+         if (plain_mov(a))
             continue;
          ValueKey key;
          if (!value_key(a, key))
