@@ -45,8 +45,16 @@ class Validator {
    void check_alu_clause(unsigned ci, const CfInstr &cf);
    void check_fetch_clause(unsigned ci, const CfInstr &cf);
    void check_export(unsigned ci, const CfInstr &cf);
-   void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g, bool first,
-                    unsigned &slot_mask, bool ct_written[4][4]);
+   /* What check_group needs of a group as a whole, found for every group
+    * of a clause by check_alu_clause's walk, which sizes the clause too. */
+   struct GroupSummary {
+      uint8_t mask = 0;      /* the slots its instructions fill */
+      bool bad = false;      /* an invalid slot or opcode */
+      bool loads_ar = false; /* an AF_MOVA instruction */
+      unsigned lits = 0;     /* literals its instructions read (group_literals_needed) */
+   };
+   void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
+                    const GroupSummary &sum, const GroupSummary *prev, unsigned &ct_written);
    void check_read_ports(unsigned ci, unsigned gi, const AluGroup &g);
    /* The read-port messages, out of line: the port checks run for every
     * operand and stay small enough to inline without them. */
@@ -60,6 +68,7 @@ class Validator {
    const ShaderInfo &info_;
    Diagnostics &diags_;
    ChipClass chip_;
+   SmallVector<GroupSummary, 128> summaries_; /* of the clause being checked */
 };
 
 bool is_gpr_sel(unsigned sel) { return sel <= kSrcGPRLast; }
@@ -203,36 +212,21 @@ void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
    }
 }
 
-/* `first`: the group opens the clause.  `slot_mask` comes in as the slots
- * the previous group fills (for its PV/PS) and goes out as this group's,
- * so that each group's instructions are looked at for it once. */
+/* `sum`: the group as a whole (slots, AR load, literals), `prev`: the
+ * previous group's, null for the group that opens the clause (for its
+ * PV/PS).  `ct_written`: the clause temporary channels written by the
+ * groups before, bit 4 * temporary + channel. */
 void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
-                            bool first, unsigned &slot_mask, bool ct_written[4][4])
+                            const GroupSummary &sum, const GroupSummary *prev,
+                            unsigned &ct_written)
 {
-   const unsigned prev_mask = slot_mask;
-   /* One pass for what the checks below need of the group as a whole:
-    * its slots, whether it loads AR and the literals it reads (what
-    * group_literals_needed() counts). */
-   bool bad = false, loads_ar = false;
-   unsigned mask = 0, lits_needed = 0;
-   for (const AluInstr &in : g.instrs) {
-      if (in.slot <= kSlotT)
-         mask |= 1u << in.slot;
-      if (in.slot > kSlotT || unsigned(in.op) >= kNumAluOps) {
-         bad = true;
-         continue;
-      }
-      const AluOpInfo &info = alu_op_info(in.op);
-      if (info.flags & AF_MOVA)
-         loads_ar = true;
-      lits_needed = std::max(lits_needed, alu_instr_literals_needed(in));
-   }
-   slot_mask = mask;
-   if (bad) {
+   if (sum.bad) {
       diags_.error("CF " + std::to_string(ci) + " group " + std::to_string(gi) +
                    ": invalid slot or opcode");
       return;
    }
+   const bool loads_ar = sum.loads_ar;
+   const unsigned lits_needed = sum.lits;
    const unsigned nlit = unsigned(g.literals.size());
    if (nlit > 4 || lits_needed > 4)
       error(ci, gi, g.instrs.empty() ? 0 : g.instrs.back().slot,
@@ -244,10 +238,9 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       unsigned gpr, mask;
    } written[5];
    unsigned num_written = 0;
-   bool prev_slot[5];
-   for (unsigned k = 0; k < 5; k++)
-      prev_slot[k] = prev_mask & (1u << k);
-   const bool prev = !first;
+   const unsigned prev_mask = prev ? prev->mask : 0;
+   /* Clause temporaries this group writes: readable from the next group on. */
+   unsigned ct_new = 0;
 
    if (g.instrs.size() > slots_per_group(chip_))
       error(ci, gi, g.instrs.back().slot,
@@ -255,6 +248,10 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
                 std::to_string(slots_per_group(chip_)));
    for (const AluInstr &in : g.instrs) {
       const AluOpInfo &info = alu_op_info(in.op);
+      const bool writes = in.dst.write || info.num_src == 3; /* OP3 always writes */
+      if (writes && !in.dst.rel && in.dst.gpr >= kSrcClauseTempFirst &&
+          in.dst.gpr <= kSrcGPRLast)
+         ct_new |= 1u << (4 * (in.dst.gpr - kSrcClauseTempFirst) + (in.dst.chan & 3));
       const unsigned slots = alu_slots(chip_, in.op);
       if (!slots) {
          error(ci, gi, in.slot, std::string(info.name) + " does not exist on " +
@@ -270,18 +267,17 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       const bool red = slots & kSlot4; /* alu_is_reduction, from the slots at hand */
       if (in.slot < 4 && (red || pair_only)) {
          /* Reductions need the op in all four vector slots, INTERP_XY/ZW
-          * their pair partner.  Reported once, from the lowest slot. */
+          * their pair partner.  Reported once, from the lowest slot.  The
+          * slots holding the op, from one look at the group (every slot
+          * is at most kSlotT here). */
          const unsigned lo = red ? 0 : (in.slot & ~1u), hi = red ? 3 : lo + 1;
-         bool lowest = true;
+         unsigned same = 0;
          for (const AluInstr &o : g.instrs)
-            if (o.op == in.op && o.slot >= lo && o.slot < in.slot)
-               lowest = false;
+            if (o.op == in.op)
+               same |= 1u << o.slot;
+         const bool lowest = !(same & ((1u << in.slot) - (1u << lo)));
          for (unsigned s = lo; lowest && s <= hi; s++) {
-            bool found = false;
-            for (const AluInstr &o : g.instrs)
-               if (o.slot == s && o.op == in.op)
-                  found = true;
-            if (!found) {
+            if (!(same & (1u << s))) {
                error(ci, gi, in.slot,
                      std::string(info.name) + " does not fill slot " + kSlotNames[s]);
                break;
@@ -291,12 +287,14 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       const unsigned nsrc = info.num_src;
       for (unsigned s = 0; s < nsrc; s++) {
          const AluSrc &src = in.src[s];
-         const SrcKind k = src_kind(chip_, src.sel);
-         if (k == SrcKind::Literal && src.chan >= nlit)
-            error(ci, gi, in.slot,
-                  "LITERAL." + std::string(1, "xyzw"[src.chan & 3]) + " beyond the group's " +
-                      std::to_string(nlit) + " literal(s)");
-         if (k == SrcKind::KCache) {
+         switch (src_kind(chip_, src.sel)) {
+         case SrcKind::Literal:
+            if (src.chan >= nlit)
+               error(ci, gi, in.slot,
+                     "LITERAL." + std::string(1, "xyzw"[src.chan & 3]) + " beyond the group's " +
+                         std::to_string(nlit) + " literal(s)");
+            break;
+         case SrcKind::KCache: {
             unsigned set = src_kcache_set(src.sel);
             if (set >= 2 && !is_eg_or_later(chip_))
                error(ci, gi, in.slot, "kcache set " + std::to_string(set) +
@@ -308,28 +306,36 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
                error(ci, gi, in.slot,
                      "KC" + std::to_string(set) + "[" + std::to_string(src_kcache_index(src.sel)) +
                          "] is outside the clause's locked kcache range");
+            break;
          }
-         if (k == SrcKind::PV && !prev_slot[src.chan & 3])
-            error(ci, gi, in.slot,
-                  "PV." + std::string(1, "xyzw"[src.chan & 3]) +
-                      (prev ? " read but the previous group has no " +
-                                  std::string(1, "xyzw"[src.chan & 3]) + " instruction"
-                            : " read in the first group of the clause"));
-         if (k == SrcKind::PS && !prev_slot[kSlotT])
-            error(ci, gi, in.slot,
-                  prev ? "PS read but the previous group has no trans instruction"
-                       : "PS read in the first group of the clause");
-         if (k == SrcKind::ClauseTemp && chip_ != ChipClass::R600 && !src.rel &&
-             !ct_written[src.sel - kSrcClauseTempFirst][src.chan & 3])
-            error(ci, gi, in.slot,
-                  "clause temporary " + src_name(chip_, src.sel, src.chan) +
-                      " read before it is written in this clause");
+         case SrcKind::PV:
+            if (!(prev_mask & (1u << (src.chan & 3))))
+               error(ci, gi, in.slot,
+                     "PV." + std::string(1, "xyzw"[src.chan & 3]) +
+                         (prev ? " read but the previous group has no " +
+                                     std::string(1, "xyzw"[src.chan & 3]) + " instruction"
+                               : " read in the first group of the clause"));
+            break;
+         case SrcKind::PS:
+            if (!(prev_mask & (1u << kSlotT)))
+               error(ci, gi, in.slot,
+                     prev ? "PS read but the previous group has no trans instruction"
+                          : "PS read in the first group of the clause");
+            break;
+         case SrcKind::ClauseTemp:
+            if (chip_ != ChipClass::R600 && !src.rel &&
+                !(ct_written & (1u << (4 * (src.sel - kSrcClauseTempFirst) + (src.chan & 3)))))
+               error(ci, gi, in.slot,
+                     "clause temporary " + src_name(chip_, src.sel, src.chan) +
+                         " read before it is written in this clause");
+            break;
+         default: break;
+         }
          if (src.rel && loads_ar && in.index_mode < 4)
             error(ci, gi, in.slot, "AR used in the group that loads it");
       }
       if (in.dst.rel && loads_ar && in.index_mode < 4)
          error(ci, gi, in.slot, "AR used in the group that loads it");
-      const bool writes = in.dst.write || alu_is_op3(in.op);
       if (writes && in.dst.gpr > kSrcGPRLast)
          error(ci, gi, in.slot, "destination R" + std::to_string(in.dst.gpr) + " does not exist");
       if (writes && !in.dst.rel && !(info.flags & AF_MOVA && !is_eg_or_later(chip_))) {
@@ -348,18 +354,38 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       }
    }
    check_read_ports(ci, gi, g);
-   /* Clause temporaries become readable after the group that writes them. */
-   for (const AluInstr &in : g.instrs)
-      if ((in.dst.write || alu_is_op3(in.op)) && !in.dst.rel &&
-          in.dst.gpr >= kSrcClauseTempFirst && in.dst.gpr <= kSrcGPRLast)
-         ct_written[in.dst.gpr - kSrcClauseTempFirst][in.dst.chan & 3] = true;
+   ct_written |= ct_new;
 }
 
 void Validator::check_alu_clause(unsigned ci, const CfInstr &cf)
 {
+   /* One walk over the groups for what check_group needs of each as a
+    * whole and for the clause's size (alu_clause_dwords(): instructions
+    * and padded literals), which is reported before any group. */
+   summaries_.clear();
+   unsigned dwords = 0;
+   for (const AluGroup &g : cf.groups) {
+      GroupSummary sum;
+      for (const AluInstr &in : g.instrs) {
+         if (in.slot <= kSlotT)
+            sum.mask |= uint8_t(1u << in.slot);
+         if (unsigned(in.op) >= kNumAluOps) {
+            sum.bad = true;
+            continue;
+         }
+         if (in.slot > kSlotT)
+            sum.bad = true;
+         if (alu_op_info(in.op).flags & AF_MOVA)
+            sum.loads_ar = true;
+         sum.lits = std::max(sum.lits, alu_instr_literals_needed(in));
+      }
+      const unsigned lits = std::max<unsigned>(unsigned(g.literals.size()), sum.lits);
+      dwords += 2 * unsigned(g.instrs.size()) + ((lits + 1) & ~1u);
+      summaries_.push_back(sum);
+   }
    /* COUNT is 7 bits + 1: 128 slots of two dwords (instructions and
     * literal pairs). */
-   unsigned slots = alu_clause_dwords(cf.groups) / 2;
+   unsigned slots = dwords / 2;
    if (slots > 128)
       error(ci, "ALU clause of " + std::to_string(slots) + " slots, at most 128");
    if (cf.groups.empty())
@@ -369,10 +395,10 @@ void Validator::check_alu_clause(unsigned ci, const CfInstr &cf)
       if (cf.kcache[k].mode && k >= max_bank)
          error(ci, "kcache set " + std::to_string(k) + " locked, the chip has " +
                        std::to_string(max_bank));
-   bool ct_written[4][4] = {};
-   unsigned slot_mask = 0;
+   unsigned ct_written = 0;
    for (unsigned gi = 0; gi < cf.groups.size(); gi++)
-      check_group(ci, cf, gi, cf.groups[gi], gi == 0, slot_mask, ct_written);
+      check_group(ci, cf, gi, cf.groups[gi], summaries_[gi], gi ? &summaries_[gi - 1] : nullptr,
+                  ct_written);
 }
 
 /* The fetches of one clause are issued without waiting for each other's
