@@ -79,16 +79,29 @@ class Encoder {
    };
    Where where_;
    bool ok_ = true;
+   /* The image, sized by the layout and zeroed (the padding before a fetch
+    * clause) up front; the encoders write at pos_, so that no word costs
+    * a capacity check. */
    std::vector<uint32_t> out_;
-   std::vector<uint32_t> cf_slot_;  /* CF index -> CF slot (word pair) */
-   /* CF index -> its clause's dword address and size, as laid out (the
-    * size is not worked out again for the CF word). */
+   size_t pos_ = 0;
+   /* CF index -> its CF slot (word pair), and its clause's dword address
+    * and size as laid out (the size is not worked out again for the CF
+    * word); one more entry for the slot past the end.  One list: one
+    * allocation. */
    struct Clause {
-      uint32_t at = 0, dwords = 0;
+      uint32_t at = 0, dwords = 0, cf_slot = 0;
    };
    std::vector<Clause> clause_;
 
    bool eg() const { return is_eg_or_later(chip_); }
+
+   /* The layout counted every word written: nothing goes past its size. */
+   void emit(uint32_t w0, uint32_t w1)
+   {
+      out_[pos_] = w0;
+      out_[pos_ + 1] = w1;
+      pos_ += 2;
+   }
 
    std::string where() const
    {
@@ -113,8 +126,11 @@ class Encoder {
 
    /* Places v in field f of word wd; reports a value that does not fit. */
    /* Small enough to inline at each of the many call sites; the message
-    * is built out of line, only for a value that does not fit. */
-   void put(uint32_t &wd, Field f, uint32_t v, std::string_view word_name, const char *field)
+    * is built out of line, only for a value that does not fit.  The word's
+    * name goes by address: by value, its two words were loaded before
+    * every field's test. */
+   void put(uint32_t &wd, Field f, uint32_t v, const std::string_view &word_name,
+            const char *field)
    {
       if (__builtin_expect(!f.fits(v), 0)) {
          field_error(f, v, word_name, field);
@@ -180,8 +196,7 @@ void Encoder::encode_cf(unsigned i, const CfInstr &cf)
          PUT(e1, CF_ALU_WORD1_EXT, KCACHE_ADDR3, cf.kcache[3].addr);
          PUT(e1, CF_ALU_WORD1_EXT, CF_INST, cf_opcode(chip_, CfOp::ALU_EXT));
          PUT(e1, CF_ALU_WORD1_EXT, BARRIER, cf.barrier);
-         out_.push_back(e0);
-         out_.push_back(e1);
+         emit(e0, e1);
       } else {
          for (unsigned k = 0; k < 4; k++) {
             const KCacheLock &kc = cf.kcache[k];
@@ -225,7 +240,7 @@ void Encoder::encode_cf(unsigned i, const CfInstr &cf)
             error("target " + std::to_string(cf.target) + " is past the end of the program");
             return;
          }
-         addr = cf_slot_[cf.target];
+         addr = clause_[cf.target].cf_slot;
       }
       if (eg()) {
          PUT(w0, CF_WORD0_EG, ADDR, addr);
@@ -314,8 +329,7 @@ void Encoder::encode_cf(unsigned i, const CfInstr &cf)
             error("MARK needs Evergreen or later");
       }
    }
-   out_.push_back(w0);
-   out_.push_back(w1);
+   emit(w0, w1);
 }
 
 void Encoder::encode_alu(const AluInstr &in, bool last)
@@ -380,13 +394,11 @@ void Encoder::encode_alu(const AluInstr &in, bool last)
    PUT(w1, ALU_WORD1_OP3, DST_REL, in.dst.rel);
    PUT(w1, ALU_WORD1_OP3, DST_CHAN, in.dst.chan);
    PUT(w1, ALU_WORD1_OP3, CLAMP, in.dst.clamp);
-   out_.push_back(w0);
-   out_.push_back(w1);
+   emit(w0, w1);
 }
 
 void Encoder::encode_group(const AluGroup &g, unsigned gi, bool literals_fit)
 {
-   const Where clause_where = where_;
    where_.group = int(gi);
    if (g.instrs.empty() || g.instrs.size() > slots_per_group(chip_)) {
       error("a group holds 1 to " + std::to_string(slots_per_group(chip_)) + " instructions, not " +
@@ -452,10 +464,12 @@ void Encoder::encode_group(const AluGroup &g, unsigned gi, bool literals_fit)
       encode_alu(in, k + 1 == g.instrs.size());
    }
    for (uint32_t lit : g.literals)
-      out_.push_back(lit);
+      out_[pos_++] = lit;
    if (g.literals.size() & 1)
-      out_.push_back(g.literal_pad);
-   where_ = clause_where;
+      out_[pos_++] = g.literal_pad;
+   /* Back to the clause (the group is only left early on an error). */
+   where_.group = -1;
+   where_.instr = {};
 }
 
 /* `ndw`: the clause's size from the layout, which counted every group's
@@ -525,7 +539,8 @@ void Encoder::encode_tex(const TexInstr &t)
    PUT(w2, TEX_WORD2, SRC_SEL_Y, t.src_sel[1]);
    PUT(w2, TEX_WORD2, SRC_SEL_Z, t.src_sel[2]);
    PUT(w2, TEX_WORD2, SRC_SEL_W, t.src_sel[3]);
-   out_.insert(out_.end(), {w0, w1, w2, 0u});
+   emit(w0, w1);
+   emit(w2, 0u);
 }
 
 void Encoder::encode_vtx(const VtxInstr &v)
@@ -568,25 +583,26 @@ void Encoder::encode_vtx(const VtxInstr &v)
       PUT(w2, VTX_WORD2_EG, BUFFER_INDEX_MODE, v.buffer_index_mode);
    else if (v.buffer_index_mode)
       error("BUFFER_INDEX_MODE needs Evergreen or later");
-   out_.insert(out_.end(), {w0, w1, w2, 0u});
+   emit(w0, w1);
+   emit(w2, 0u);
 }
 
 std::optional<std::vector<uint32_t>> Encoder::run()
 {
-   clause_.resize(prog_.cf.size());
+   clause_.resize(prog_.cf.size() + 1);
    auto total = lay_out(prog_, &diag_, [&](size_t i, uint32_t at, uint64_t ndw) {
-      clause_[i] = {at, uint32_t(ndw)};
+      clause_[i].at = at;
+      clause_[i].dwords = uint32_t(ndw);
    });
    if (!total)
       return std::nullopt;
-   cf_slot_.resize(prog_.cf.size() + 1);
    uint32_t slot = 0;
    for (size_t i = 0; i < prog_.cf.size(); i++) {
-      cf_slot_[i] = slot;
+      clause_[i].cf_slot = slot;
       slot += cf_slots(prog_.cf[i]);
    }
-   cf_slot_[prog_.cf.size()] = slot;
-   out_.reserve(*total);
+   clause_[prog_.cf.size()].cf_slot = slot;
+   out_.assign(*total, 0u);
 
    for (size_t i = 0; i < prog_.cf.size() && ok_; i++)
       encode_cf(i, prog_.cf[i]);
@@ -595,7 +611,7 @@ std::optional<std::vector<uint32_t>> Encoder::run()
       const CfOpInfo &info = cf_op_info(cf.op);
       if (!(info.flags & CF_CLAUSE))
          continue;
-      out_.resize(clause_[i].at, 0);
+      pos_ = clause_[i].at;
       where_ = Where();
       where_.cf = unsigned(i);
       where_.cf_name = info.name;
@@ -634,6 +650,7 @@ std::optional<std::vector<uint32_t>> Encoder::run()
    }
    if (!ok_)
       return std::nullopt;
+   out_.resize(pos_);
    return std::move(out_);
 }
 
