@@ -44,11 +44,13 @@ struct ProgramShape {
 ProgramShape program_shape(const Program &prog)
 {
    ProgramShape sh;
-   int top = -1;
-   auto use = [&](int gpr) {
+   /* One more than the highest GPR seen: an unsigned compare leaves out a
+    * negative export end (a burst of 0 from R0) with the rest. */
+   unsigned top = 0;
+   auto use = [&](unsigned gpr) {
       /* Clause temporaries (123-127 on R700+) are not allocated GPRs. */
-      if (gpr < 123 && gpr > top)
-         top = gpr;
+      if (gpr < 123 && gpr >= top)
+         top = gpr + 1;
    };
    for (const CfInstr &cf : prog.cf) {
       sh.groups += unsigned(cf.groups.size());
@@ -59,9 +61,14 @@ ProgramShape program_shape(const Program &prog)
             const unsigned nsrc = alu_op_info(in.op).num_src;
             if (in.dst.write || nsrc == 3)
                use(in.dst.gpr);
-            for (unsigned s = 0; s < nsrc; s++)
-               if (in.src[s].sel <= kSrcGPRLast)
-                  use(in.src[s].sel);
+            /* The operands the op reads, without a loop: selectors past
+             * the GPRs fail use()'s bound as well. */
+            switch (nsrc) {
+            case 3: use(in.src[2].sel); [[fallthrough]];
+            case 2: use(in.src[1].sel); [[fallthrough]];
+            case 1: use(in.src[0].sel); break;
+            default: break;
+            }
          }
       }
       for (const FetchInstr &f : cf.fetches) {
@@ -74,9 +81,9 @@ ProgramShape program_shape(const Program &prog)
          }
       }
       if (cf_op_info(cf.op).enc == CfEncoding::Export || cf_op_info(cf.op).enc == CfEncoding::Mem)
-         use(cf.exp.gpr + cf.exp.burst_count - 1);
+         use(cf.exp.gpr + cf.exp.burst_count - 1u);
    }
-   sh.gprs = unsigned(top + 1);
+   sh.gprs = top;
    return sh;
 }
 
