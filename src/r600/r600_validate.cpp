@@ -69,6 +69,10 @@ class Validator {
    Diagnostics &diags_;
    ChipClass chip_;
    SmallVector<GroupSummary, 128> summaries_; /* of the clause being checked */
+   /* The kcache selectors (sets 0/1, then 2/3) the clause's locks were
+    * found to cover: the verdict depends on the clause alone, and its
+    * groups read the same constants again and again. */
+   uint64_t kcache_ok_[2] = {};
 };
 
 bool is_gpr_sel(unsigned sel) { return sel <= kSrcGPRLast; }
@@ -295,6 +299,11 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
                          std::to_string(nlit) + " literal(s)");
             break;
          case SrcKind::KCache: {
+            const unsigned idx = src.sel < kSrcKCACHE2First ? src.sel - kSrcKCACHE0First
+                                                            : src.sel - kSrcKCACHE2First + 64;
+            const uint64_t bit = uint64_t(1) << (idx & 63);
+            if (kcache_ok_[idx >> 6] & bit)
+               break;
             unsigned set = src_kcache_set(src.sel);
             if (set >= 2 && !is_eg_or_later(chip_))
                error(ci, gi, in.slot, "kcache set " + std::to_string(set) +
@@ -306,6 +315,8 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
                error(ci, gi, in.slot,
                      "KC" + std::to_string(set) + "[" + std::to_string(src_kcache_index(src.sel)) +
                          "] is outside the clause's locked kcache range");
+            else
+               kcache_ok_[idx >> 6] |= bit;
             break;
          }
          case SrcKind::PV:
@@ -363,6 +374,7 @@ void Validator::check_alu_clause(unsigned ci, const CfInstr &cf)
     * whole and for the clause's size (alu_clause_dwords(): instructions
     * and padded literals), which is reported before any group. */
    summaries_.clear();
+   kcache_ok_[0] = kcache_ok_[1] = 0;
    unsigned dwords = 0;
    for (const AluGroup &g : cf.groups) {
       GroupSummary sum;
