@@ -473,6 +473,7 @@ void GroupFit::start(ChipClass chip, const AluGroup *prev, const GroupNode *prev
    forwarded_ = false;
    fwd_fits_ = true;
    all_zero_ = true;
+   greedy_ = true;
    std::fill(ports_, ports_ + 12, int16_t(-1));
 }
 
@@ -509,8 +510,9 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
 
 /* Whether instructions [i, end) can be added around the claims in
  * `ports`: first_fit in index order (`ports` is as it came when false is
- * returned).  Only whether an assignment exists matters here, and whether
- * it needed a swizzle other than 0 (finish() then searches again). */
+ * returned).  The swizzles taken are left in chosen_[i, end), and whether
+ * one is other than 0 in extended_nonzero_: finish() takes them as they
+ * are where it can (see there) and searches again elsewhere. */
 bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
 {
    static constexpr std::array<uint8_t, kMax> kInOrder = [] {
@@ -519,11 +521,10 @@ bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
          a[k] = uint8_t(k);
       return a;
    }();
-   uint8_t chosen[kMax];
-   if (!first_fit(kInOrder.data(), i, end, ports, chosen))
+   if (!first_fit(kInOrder.data(), i, end, ports, chosen_))
       return false;
    for (unsigned k = i; k < end; k++)
-      extended_nonzero_ |= chosen[k] != 0;
+      extended_nonzero_ |= chosen_[k] != 0;
    return true;
 }
 
@@ -661,6 +662,7 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
        * group again, which is what materialize() decides on. */
       int16_t ports[12];
       bool all_zero = all_zero_;
+      bool greedy = greedy_;
       if (ok) {
          std::copy(ports_, ports_ + 12, ports);
          extended_nonzero_ = false;
@@ -670,10 +672,12 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
             std::fill(ports, ports + 12, int16_t(-1));
             ok = search_all(unsigned(total), ports);
             all_zero = false; /* some assignment, not known which */
+            greedy = false;
          }
       }
       if (ok) {
          all_zero_ = all_zero;
+         greedy_ = greedy;
          std::copy(ports, ports + 12, ports_);
          std::copy(&cfile[0][0], &cfile[0][0] + 8, &cfile_[0][0]);
          std::copy(lits, lits + nlit, lits_);
@@ -737,17 +741,26 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
    /* One instruction per slot: the order materialize() sorts into (an
     * insertion sort: a group has five slots, mostly added in order). */
    uint8_t order[kMax];
+   bool in_order = true;
    for (unsigned k = 0; k < n_; k++) {
       unsigned d = k;
       for (; d > 0 && ins_[order[d - 1]].slot > ins_[k].slot; d--)
          order[d] = order[d - 1];
+      in_order &= d == k;
       order[d] = uint8_t(k);
    }
    uint8_t chosen[kMax];
    /* The search's first try is swizzle 0 everywhere: when that is the
-    * assignment held, it is the answer. */
+    * assignment held, it is the answer.  An assignment extend() built
+    * step by step, each step the first legal one around the steps
+    * before, is the first legal one of the whole group in that order
+    * (one that comes before it would have been found at the first step
+    * where the two differ, its part up to that step being legal too): the
+    * answer when that order is slot order. */
    if (all_zero_) {
       std::fill(chosen, chosen + n_, uint8_t(0));
+   } else if (greedy_ && in_order) {
+      std::copy(chosen_, chosen_ + n_, chosen);
    } else {
       int16_t ports[12];
       std::fill(ports, ports + 12, int16_t(-1));

@@ -188,6 +188,11 @@ class GroupFit {
    int16_t ports_[12];      /* the claims of one legal assignment */
    bool all_zero_ = true;   /* ... which is swizzle 0 for every instruction */
    bool extended_nonzero_ = false; /* extend() took a swizzle other than 0 */
+   /* The swizzles of the held assignment, by instruction, when extend()
+    * built all of it (greedy_): then it is the first legal assignment in
+    * the order the instructions were added. */
+   uint8_t chosen_[kMax];
+   bool greedy_ = true;
    /* search_all(): the choices that matter of each instruction, and the
     * order the instructions are searched in. */
    SwizzleChoice reduced_[kMax][6];
