@@ -11,6 +11,7 @@
  */
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "r600/sb/sb_passes.h"
 
@@ -630,15 +631,18 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
    /* The candidate's operands as materialize() makes them, with PV/PS:
     * a literal too many or a PV/PS-only operand without its producer
     * fails the retry without PV/PS too. */
+   /* The literal, constant-file and port state are copied whole, with
+    * sizeof: std::copy of them (of nlit_ literals, or through pointers to
+    * their first elements) is a call to memcpy per try. */
    uint32_t lits[4];
-   std::copy(lits_, lits_ + nlit_, lits);
+   std::memcpy(lits, lits_, sizeof lits);
    unsigned nlit = nlit_;
    bool forwarded = forwarded_;
    /* Analyzed as they are converted (analyze_instr's rules, instruction
     * by instruction up to the first that breaks them), unless the group
     * already fits only without PV/PS. */
    int cfile[4][2];
-   std::copy(&cfile_[0][0], &cfile_[0][0] + 8, &cfile[0][0]);
+   std::memcpy(cfile, cfile_, sizeof cfile);
    bool ok = fwd_fits_;
    for (size_t k = old; k < total; k++) {
       const AluNode &n = cl.nodes[nodes[k]];
@@ -664,7 +668,7 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
       bool all_zero = all_zero_;
       bool greedy = greedy_;
       if (ok) {
-         std::copy(ports_, ports_ + 12, ports);
+         std::memcpy(ports, ports_, sizeof ports);
          extended_nonzero_ = false;
          ok = extend(unsigned(old), unsigned(total), ports);
          all_zero = all_zero && !extended_nonzero_;
@@ -678,9 +682,9 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
       if (ok) {
          all_zero_ = all_zero;
          greedy_ = greedy;
-         std::copy(ports, ports + 12, ports_);
-         std::copy(&cfile[0][0], &cfile[0][0] + 8, &cfile_[0][0]);
-         std::copy(lits, lits + nlit, lits_);
+         std::memcpy(ports_, ports, sizeof ports);
+         std::memcpy(cfile_, cfile, sizeof cfile);
+         std::memcpy(lits_, lits, sizeof lits);
          nlit_ = nlit;
          forwarded_ = forwarded;
          n_ = unsigned(total);
@@ -696,7 +700,7 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
    if (!materialize(chip_, cl, nodes, slots, nullptr, nullptr, dummy, scratch_))
       return false;
    fwd_fits_ = false;
-   std::copy(lits, lits + nlit, lits_);
+   std::memcpy(lits_, lits, sizeof lits);
    nlit_ = nlit;
    forwarded_ = true;
    n_ = unsigned(total);

@@ -175,7 +175,7 @@ class GroupFit {
    PvWriter writers_[kMax]; /* of prev_, worked out once per group */
    unsigned nwriters_ = 0;
    unsigned n_ = 0; /* accepted instructions */
-   uint32_t lits_[4];
+   uint32_t lits_[4] = {}; /* [nlit_, 4): copied along, never read */
    unsigned nlit_ = 0;
    int cfile_[4][2];
    bool forwarded_ = false; /* an accepted read became PV/PS */
