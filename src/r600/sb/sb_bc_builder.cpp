@@ -753,7 +753,8 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
       in_order &= d == k;
       order[d] = uint8_t(k);
    }
-   uint8_t chosen[kMax];
+   uint8_t searched[kMax] = {}; /* swizzle 0 everywhere unless searched */
+   const uint8_t *chosen = searched;
    /* The search's first try is swizzle 0 everywhere: when that is the
     * assignment held, it is the answer.  An assignment extend() built
     * step by step, each step the first legal one around the steps
@@ -761,14 +762,12 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
     * (one that comes before it would have been found at the first step
     * where the two differ, its part up to that step being legal too): the
     * answer when that order is slot order. */
-   if (all_zero_) {
-      std::fill(chosen, chosen + n_, uint8_t(0));
-   } else if (greedy_ && in_order) {
-      std::copy(chosen_, chosen_ + n_, chosen);
-   } else {
+   if (!all_zero_ && greedy_ && in_order) {
+      chosen = chosen_;
+   } else if (!all_zero_) {
       int16_t ports[12];
       std::fill(ports, ports + 12, int16_t(-1));
-      if (!first_fit(order, 0, n_, ports, chosen))
+      if (!first_fit(order, 0, n_, ports, searched))
          return false;
    }
    g.instrs.resize(n_);
