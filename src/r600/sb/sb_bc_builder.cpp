@@ -513,8 +513,9 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
  * `ports`: first_fit in index order (`ports` is as it came when false is
  * returned).  The swizzles taken are left in chosen_[i, end), and whether
  * one is other than 0 in extended_nonzero_: finish() takes them as they
- * are where it can (see there) and searches again elsewhere. */
-bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
+ * are where it can (see there) and searches again elsewhere.  Inline in
+ * try_add, its only caller, which runs it for almost every try. */
+[[gnu::always_inline]] inline bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
 {
    static constexpr std::array<uint8_t, kMax> kInOrder = [] {
       std::array<uint8_t, kMax> a{};
