@@ -111,41 +111,43 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
       }
       copy_cf_header(cf, node.cf);
       AluClause &cl = node.alu;
-      /* Bytes, not vector<bool>: set and read once per operand.  Kept
-       * with the thread: two allocations per clause otherwise. */
-      static thread_local std::vector<uint8_t> fixed, reads_forward;
-      fixed.assign(cf.groups.size(), 0);
+      /* Whether each group reads PV/PS: bytes, not vector<bool>.  Kept
+       * with the thread: an allocation per clause otherwise. */
+      static thread_local std::vector<uint8_t> reads_forward;
       reads_forward.assign(cf.groups.size(), 0);
+      /* Some group after the first is fixed and reads PV/PS: see below. */
+      bool chained = false;
       size_t ninstrs = 0;
       for (const AluGroup &g : cf.groups)
          ninstrs += g.instrs.size();
       cl.nodes.reserve(ninstrs);
       cl.groups.reserve(cf.groups.size());
+      /* Nodes of the previous group by slot, for PV/PS; the current
+       * group's are noted as its nodes are made. */
+      int prev_slot[5] = {-1, -1, -1, -1, -1};
       for (size_t gi = 0; gi < cf.groups.size(); gi++) {
          const AluGroup &g = cf.groups[gi];
-         /* Nodes of the previous group by slot, for PV/PS. */
-         int prev_slot[5] = {-1, -1, -1, -1, -1};
-         if (gi)
-            for (uint32_t id : cl.groups[gi - 1].nodes)
-               prev_slot[cl.nodes[id].bc.slot] = int(id);
+         int cur_slot[5] = {-1, -1, -1, -1, -1};
+         bool fixed = false;
          /* In place, like the nodes (the list is reserved). */
          GroupNode &gn = cl.groups.emplace_back();
          for (const AluInstr &in : g.instrs) {
             /* Built in place (the list is reserved: references into it
-             * stay valid) instead of copied in at the end. */
+             * stay valid) instead of copied in at the end; made from the
+             * instruction rather than value-initialized (the whole node
+             * zeroed) and then overwritten with it. */
             const uint32_t id = uint32_t(cl.nodes.size());
-            AluNode &n = cl.nodes.emplace_back();
-            n.bc = in;
+            AluNode &n = cl.nodes.emplace_back(in);
             n.id = id;
             n.group = uint32_t(gi);
             if (!is_movable(movable_op, in))
-               fixed[gi] = 1;
+               fixed = true;
             const unsigned nsrc = alu_op_info(in.op).num_src;
             for (unsigned s = 0; s < nsrc; s++) {
                const AluSrc &src = in.src[s];
                Operand &o = n.src[s];
                if (src.rel)
-                  fixed[gi] = 1;
+                  fixed = true;
                o.neg = src.neg;
                o.abs = src.abs;
                o.rel = src.rel;
@@ -177,7 +179,7 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
                      /* Nothing to resolve against: keep the group verbatim
                       * and let the validator judge it. */
                      o.value.kind = ValueKind::Special;
-                     fixed[gi] = 1;
+                     fixed = true;
                      break;
                   }
                   const AluNode &p = cl.nodes[prev_slot[slot]];
@@ -191,31 +193,38 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
                       * must stay in adjacent groups as they are. */
                      o.value.kind = ValueKind::Forward;
                      o.value.node = int32_t(p.id);
-                     fixed[gi] = 1;
+                     fixed = true;
                   }
                   break;
                }
                default:
                   o.value.kind = ValueKind::Special;
-                  fixed[gi] = 1;
+                  fixed = true;
                   break;
                }
             }
             gn.nodes.push_back(n.id);
             gn.slots.push_back(in.slot);
+            cur_slot[in.slot] = int(id);
          }
+         /* Only fixed groups are emitted from their decoded form. */
+         gn.fixed = fixed;
+         if (fixed) {
+            gn.original = g;
+            chained |= gi && reads_forward[gi];
+         }
+         std::copy(cur_slot, cur_slot + 5, prev_slot);
       }
       /* A verbatim group that reads PV/PS needs its predecessor verbatim too,
        * and so on backwards along the chain. */
-      for (size_t gi = cf.groups.size(); gi-- > 1;)
-         if (fixed[gi] && reads_forward[gi])
-            fixed[gi - 1] = true;
-      /* Only fixed groups are emitted from their decoded form. */
-      for (size_t gi = 0; gi < cf.groups.size(); gi++) {
-         cl.groups[gi].fixed = fixed[gi];
-         if (fixed[gi])
-            cl.groups[gi].original = cf.groups[gi];
-      }
+      if (chained)
+         for (size_t gi = cf.groups.size(); gi-- > 1;) {
+            GroupNode &before = cl.groups[gi - 1];
+            if (cl.groups[gi].fixed && reads_forward[gi] && !before.fixed) {
+               before.fixed = true;
+               before.original = cf.groups[gi - 1];
+            }
+         }
    }
    return true;
 }
