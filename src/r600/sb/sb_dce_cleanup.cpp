@@ -11,7 +11,7 @@
  */
 #include <algorithm>
 
-#include "r600/sb/sb_passes.h"
+#include "r600/sb/sb_local_passes.h"
 
 namespace sbcc::r600::sb {
 
@@ -22,69 +22,105 @@ bool live_reg(const LiveSet &s, unsigned gpr, unsigned chan)
    return gpr < 128 && s.test(gpr * 4 + (chan & 3));
 }
 
-/* Returns whether a node went; `live` ends as the clause's live-in. */
-bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live)
+/* Returns whether a node went; `live` ends as the clause's live-in.
+ * With kOld, `old` (the same live-out on entry) also ends as the live-in
+ * the clause had before, as liveness() works it out: the walk then
+ * stands in for liveness()'s own over the clause.  A node that goes is
+ * marked dead before its group's writes and reads are stepped over, so
+ * that one walk over the group's operands serves both sets. */
+template <bool kOld>
+bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live, LiveSet *old)
 {
    bool removed = false;
    for (unsigned r = 123; r < 128; r++)
-      for (unsigned c = 0; c < 4; c++)
+      for (unsigned c = 0; c < 4; c++) {
          live.reset(r * 4 + c);
+         if constexpr (kOld)
+            old->reset(r * 4 + c);
+      }
    size_t remaining = 0;
    for (const GroupNode &g : cl.groups)
       remaining += g.nodes.size();
    for (size_t gi = cl.groups.size(); gi-- > 0;) {
       GroupNode &g = cl.groups[gi];
+      bool gone = false; /* some node of the group */
       if (!g.fixed) {
-         /* Survivors are compacted in place: no new lists per group. */
-         GroupNodeIds &nodes = g.nodes;
-         GroupSlots &slots = g.slots;
-         size_t kept = 0;
-         for (size_t k = 0; k < nodes.size(); k++) {
-            AluNode &n = cl.nodes[nodes[k]];
+         /* A node in a group is not dead yet. */
+         for (uint32_t id : g.nodes) {
+            AluNode &n = cl.nodes[id];
             const bool used = n.writes_gpr() && live_reg(live, n.bc.dst.gpr, n.bc.dst.chan);
             if (!used && remaining > 1) {
                n.dead = true;
                remaining--;
-               removed = true;
-               continue;
+               gone = true;
             }
+         }
+         removed |= gone;
+      }
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         if (!kOld && n.dead)
+            continue;
+         if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
+             !(alu_op_info(n.bc.op).flags & AF_MOVA) && n.bc.dst.gpr < 128) {
+            const unsigned k = n.bc.dst.gpr * 4 + (n.bc.dst.chan & 3);
+            if (!n.dead)
+               live.reset(k);
+            if constexpr (kOld)
+               old->reset(k);
+         }
+      }
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         if (!kOld && n.dead)
+            continue;
+         const unsigned nsrc = alu_op_info(n.bc.op).num_src;
+         for (unsigned s = 0; s < nsrc; s++) {
+            const Operand &o = n.src[s];
+            if (o.rel) {
+               if (!n.dead)
+                  live.set();
+               if constexpr (kOld)
+                  old->set();
+            } else if (o.value.kind == ValueKind::Gpr && o.value.sel < 128) {
+               const unsigned k = o.value.sel * 4u + (o.value.chan & 3u);
+               if (!n.dead)
+                  live.set(k);
+               if constexpr (kOld)
+                  old->set(k);
+            }
+         }
+      }
+      if (g.fixed)
+         continue;
+      /* Survivors are compacted in place: no new lists per group. */
+      GroupNodeIds &nodes = g.nodes;
+      GroupSlots &slots = g.slots;
+      if (gone) {
+         size_t kept = 0;
+         for (size_t k = 0; k < nodes.size(); k++) {
+            if (cl.nodes[nodes[k]].dead)
+               continue;
             nodes[kept] = nodes[k];
             slots[kept] = slots[k];
             kept++;
          }
          nodes.resize(kept);
          slots.resize(kept);
-         /* A trans instruction whose channel's vector slot emptied must
-          * move there: slots are told apart by order in the encoding. */
-         for (size_t k = 0; k < nodes.size(); k++) {
-            const AluNode &n = cl.nodes[nodes[k]];
-            const unsigned chan = n.bc.dst.chan & 3;
-            if (slots[k] != kSlotT || alu_is_trans_only(chip, n.bc.op) ||
-                !(alu_slots(chip, n.bc.op) & kSlotV))
-               continue;
-            bool taken = false;
-            for (uint8_t s : slots)
-               taken |= s == chan;
-            if (!taken)
-               slots[k] = uint8_t(chan);
-         }
       }
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
-             !(alu_op_info(n.bc.op).flags & AF_MOVA) && n.bc.dst.gpr < 128)
-            live.reset(n.bc.dst.gpr * 4 + (n.bc.dst.chan & 3));
-      }
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         const unsigned nsrc = alu_op_info(n.bc.op).num_src;
-         for (unsigned s = 0; s < nsrc; s++) {
-            const Operand &o = n.src[s];
-            if (o.rel)
-               live.set();
-            else if (o.value.kind == ValueKind::Gpr && o.value.sel < 128)
-               live.set(o.value.sel * 4u + (o.value.chan & 3u));
-         }
+      /* A trans instruction whose channel's vector slot emptied must
+       * move there: slots are told apart by order in the encoding. */
+      for (size_t k = 0; k < nodes.size(); k++) {
+         const AluNode &n = cl.nodes[nodes[k]];
+         const unsigned chan = n.bc.dst.chan & 3;
+         if (slots[k] != kSlotT || alu_is_trans_only(chip, n.bc.op) ||
+             !(alu_slots(chip, n.bc.op) & kSlotV))
+            continue;
+         bool taken = false;
+         for (uint8_t s : slots)
+            taken |= s == chan;
+         if (!taken)
+            slots[k] = uint8_t(chan);
       }
    }
    cl.groups.erase(std::remove_if(cl.groups.begin(), cl.groups.end(),
@@ -103,26 +139,51 @@ void all_live(const Shader &sh, ShaderLiveness &after)
    after.known = false;
 }
 
+/* The state clean() hands liveness_sweep for the clauses. */
+struct Sweep {
+   Shader &sh;
+   std::vector<LiveSet> &cleaned_in; /* by CF; only ALU clauses' are set */
+   bool removed = false;
+
+   static void clause(void *ctx, size_t i, LiveSet &live)
+   {
+      Sweep &s = *static_cast<Sweep *>(ctx);
+      LiveSet &cleaned = s.cleaned_in[i];
+      cleaned = live;
+      s.removed |= clean_clause<true>(s.sh.chip, s.sh.cf[i].alu, cleaned, &live);
+   }
+};
+
 /* `after` may be null: nobody needs the liveness afterwards. */
 void clean(Shader &sh, ShaderLiveness *after)
 {
    for (CfNode &c : sh.cf)
       c.alu.built.clear(); /* post_scheduler's build no longer matches */
    std::vector<LiveSet> live_out, live_in;
-   if (!liveness(sh, live_out, &live_in)) {
+   /* Without back edges the liveness sweep cleans each ALU clause as it
+    * reaches it, from the clause's live-out (which cleaning no clause
+    * changes: live-outs come from the clauses' live-ins before). */
+   std::vector<LiveSet> cleaned_in(sh.cf.size());
+   Sweep sweep{sh, cleaned_in};
+   bool swept = false;
+   if (!liveness_sweep(sh, live_out, live_in, {&Sweep::clause, &sweep}, swept)) {
       /* Unmodelled CF: keep everything. */
       if (after)
          all_live(sh, *after);
       return;
    }
-   bool removed = false;
+   bool removed = sweep.removed;
    for (size_t i = 0; i < sh.cf.size(); i++) {
       if (!sh.cf[i].is_alu)
          continue;
       /* The clause's live-in from its (old) live-out, as it now stands:
        * what liveness_from() takes where that live-out has not changed. */
-      live_in[i] = live_out[i];
-      removed |= clean_clause(sh.chip, sh.cf[i].alu, live_in[i]);
+      if (swept) {
+         live_in[i] = cleaned_in[i];
+      } else {
+         live_in[i] = live_out[i];
+         removed |= clean_clause<false>(sh.chip, sh.cf[i].alu, live_in[i], nullptr);
+      }
    }
    if (!after)
       return;

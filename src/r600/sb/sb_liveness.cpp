@@ -10,7 +10,7 @@
  * this graph, so ordinary backward liveness holds.  Predicated and relative
  * writes never kill; a relative read makes everything live.
  */
-#include "r600/sb/sb_passes.h"
+#include "r600/sb/sb_local_passes.h"
 
 namespace sbcc::r600::sb {
 
@@ -145,7 +145,8 @@ struct KnownTransfer {
 };
 
 bool liveness_impl(const Shader &sh, std::vector<LiveSet> &live_out,
-                   std::vector<LiveSet> *live_in_out, const KnownTransfer *known)
+                   std::vector<LiveSet> *live_in_out, const KnownTransfer *known,
+                   const ClauseSweep *sweep = nullptr, bool *swept = nullptr)
 {
    const size_t n = sh.cf.size();
    live_out.assign(n, LiveSet());
@@ -223,9 +224,15 @@ bool liveness_impl(const Shader &sh, std::vector<LiveSet> &live_out,
             out = known->in[i];
             continue;
          }
+         if (sweep && sh.cf[i].is_alu) {
+            sweep->clause(sweep->ctx, i, out);
+            continue;
+         }
          DirectLive d{out};
          cf_transfer(sh.cf[i], d);
       }
+      if (swept)
+         *swept = sweep != nullptr;
       if (live_in_out)
          *live_in_out = std::move(live_in);
       return true;
@@ -268,6 +275,13 @@ bool liveness_from(const Shader &sh, const std::vector<LiveSet> &before_out,
     * the known ones are not worth telling apart there. */
    const KnownTransfer known{before_out, before_in};
    return liveness_impl(sh, live_out, live_in, &known);
+}
+
+bool liveness_sweep(const Shader &sh, std::vector<LiveSet> &live_out,
+                    std::vector<LiveSet> &live_in, const ClauseSweep &sweep, bool &swept)
+{
+   swept = false;
+   return liveness_impl(sh, live_out, &live_in, nullptr, &sweep, &swept);
 }
 
 bool liveness_or_all(const Shader &sh, std::vector<LiveSet> &live_out,
