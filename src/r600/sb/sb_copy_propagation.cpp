@@ -313,14 +313,19 @@ bool copy_propagation(Shader &sh, Diagnostics &diags)
       c.alu.built.clear(); /* post_scheduler's build no longer matches */
    /* CF instructions control may reach from elsewhere: lanes arriving
     * there did not run the clause before them. */
-   std::vector<bool> target(sh.cf.size() + 1, false);
+   static thread_local std::vector<uint8_t> target; /* kept: see copies */
+   target.assign(sh.cf.size() + 1, 0);
    for (const CfNode &n : sh.cf)
       if (cf_op_info(n.cf.op).enc != CfEncoding::Alu &&
           cf_op_info(n.cf.op).enc != CfEncoding::Export &&
           cf_op_info(n.cf.op).enc != CfEncoding::Mem && !(cf_op_info(n.cf.op).flags & CF_FETCH) &&
           n.cf.target < target.size())
-         target[n.cf.target] = true;
-   CopyMap copies; /* one for the pass: clearing it touches only its copies */
+         target[n.cf.target] = 1;
+   /* Kept with the thread, as gvn's table is: filling its whole index
+    * and allocating its list were paid on each of the pass's two runs
+    * per shader.  Clearing it touches only its copies, and each clause
+    * starts with a clear. */
+   static thread_local CopyMap copies;
    for (size_t i = 0; i < sh.cf.size(); i++) {
       if (!sh.cf[i].is_alu)
          continue;
