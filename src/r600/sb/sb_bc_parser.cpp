@@ -133,11 +133,13 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
          GroupNode &gn = cl.groups.emplace_back();
          for (const AluInstr &in : g.instrs) {
             /* Built in place (the list is reserved: references into it
-             * stay valid) instead of copied in at the end; made from the
-             * instruction rather than value-initialized (the whole node
-             * zeroed) and then overwritten with it. */
+             * stay valid) instead of copied in at the end.  Copied from
+             * a blank node, a block copy, rather than value-initialized
+             * (zeroed, then each default set) or built field by field. */
+            static const AluNode blank{};
             const uint32_t id = uint32_t(cl.nodes.size());
-            AluNode &n = cl.nodes.emplace_back(in);
+            AluNode &n = cl.nodes.emplace_back(blank);
+            n.bc = in;
             n.id = id;
             n.group = uint32_t(gi);
             if (!is_movable(movable_op, in))
