@@ -85,6 +85,7 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
    /* run[r]: registers from r on that must stay consecutive (export
     * bursts; overlapping bursts merge into one run). */
    std::array<uint8_t, kFirstClauseTemp> run{};
+   bool runs = false; /* most shaders have none */
    for (const CfInstr &cf : prog.cf) {
       const CfEncoding enc = cf_op_info(cf.op).enc;
       if ((enc != CfEncoding::Export && enc != CfEncoding::Mem) || cf.exp.burst_count < 2)
@@ -92,6 +93,7 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
       unsigned first = cf.exp.gpr, end = first + cf.exp.burst_count;
       if (end > kFirstClauseTemp)
          return true; /* reaches the clause temporaries: leave it alone */
+      runs = true;
       for (unsigned r = first; r < end; r++)
          used[r] = true;
       /* Extend a run that starts at or before this one and reaches it. */
@@ -120,16 +122,17 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
    for (size_t k = entry_live._Find_first(); k < kFirstClauseTemp * 4;
         k = entry_live._Find_next(k))
       pinned[k / 4] = true;
-   for (unsigned r = 0; r < kFirstClauseTemp; r++) {
+   for (unsigned r = 0; runs && r < kFirstClauseTemp; r++) {
       bool any = false;
       for (unsigned k = r; k < r + run[r]; k++)
          any = any || pinned[k];
       for (unsigned k = r; any && k < r + run[r]; k++)
          pinned[k] = true;
    }
+   /* New numbers of the registers that may move (used, not pinned; a
+    * run's registers are all used); the others keep theirs, filled in
+    * only when something moves. */
    std::array<uint8_t, kFirstClauseTemp> map;
-   for (unsigned r = 0; r < kFirstClauseTemp; r++)
-      map[r] = uint8_t(r);
    unsigned next = 0;
    bool moved = false;
    for (unsigned r = 0; r < kFirstClauseTemp; r++) {
@@ -155,6 +158,9 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
    /* Usually the allocation left no gap: then there is nothing to rename. */
    if (!moved)
       return true;
+   for (unsigned r = 0; r < kFirstClauseTemp; r++)
+      if (pinned[r] || !used[r])
+         map[r] = uint8_t(r);
    auto rename = [&](uint8_t &r) {
       if (r < kFirstClauseTemp)
          r = map[r];
