@@ -9,6 +9,7 @@
  * scheduler cannot reason about keeps its group verbatim ("fixed").
  */
 #include <algorithm>
+#include <iterator>
 
 #include "r600/sb/sb_passes.h"
 
@@ -50,6 +51,22 @@ const uint8_t *movable_ops(ChipClass chip)
    }();
    return table.data() + chip_index(chip) * kNumAluOps;
 }
+
+/* The value kind of the selector kinds up to Inline, which keep their
+ * selector and channel as they are. */
+constexpr ValueKind kPlainKind[] = {
+   ValueKind::Gpr,       /* Gpr */
+   ValueKind::Gpr,       /* ClauseTemp */
+   ValueKind::KCache,    /* KCache */
+   ValueKind::ConstFile, /* ConstFile */
+   ValueKind::Param,     /* Param */
+   ValueKind::Inline,    /* Inline */
+};
+static_assert(unsigned(SrcKind::Gpr) == 0 && unsigned(SrcKind::ClauseTemp) == 1 &&
+                 unsigned(SrcKind::KCache) == 2 && unsigned(SrcKind::ConstFile) == 3 &&
+                 unsigned(SrcKind::Param) == 4 && unsigned(SrcKind::Inline) == 5 &&
+                 std::size(kPlainKind) == 6,
+              "kPlainKind follows SrcKind's order");
 
 /* Instructions the post-scheduler may move: ordinary one-slot operations
  * whose only effect is their destination register.  A relative operand
@@ -155,13 +172,14 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
                o.rel = src.rel;
                o.value.sel = src.sel;
                o.value.chan = src.chan;
-               switch (src_kind(prog.chip, src.sel)) {
-               case SrcKind::Gpr:
-               case SrcKind::ClauseTemp: o.value.kind = ValueKind::Gpr; break;
-               case SrcKind::KCache: o.value.kind = ValueKind::KCache; break;
-               case SrcKind::ConstFile: o.value.kind = ValueKind::ConstFile; break;
-               case SrcKind::Param: o.value.kind = ValueKind::Param; break;
-               case SrcKind::Inline: o.value.kind = ValueKind::Inline; break;
+               const SrcKind sk = src_kind(prog.chip, src.sel);
+               /* Most operands (GPRs above all) are taken as they are:
+                * a table load rather than the switch's jump. */
+               if (sk <= SrcKind::Inline) {
+                  o.value.kind = kPlainKind[unsigned(sk)];
+                  continue;
+               }
+               switch (sk) {
                case SrcKind::Literal:
                   o.value.kind = ValueKind::Literal;
                   if (src.chan >= g.literals.size()) {
