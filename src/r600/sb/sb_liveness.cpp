@@ -157,9 +157,14 @@ bool liveness_impl(const Shader &sh, std::vector<LiveSet> &live_out,
       size_t to[7];
       unsigned n = 0;
    };
-   std::vector<Succ> succ(n);
-   std::vector<size_t> loops;
-   std::vector<size_t> loop_of(n, SIZE_MAX), loop_end(n, SIZE_MAX);
+   /* The graph's lists are kept with the thread: liveness runs up to
+    * twice per shader (dce_cleanup), and they are only scratch. */
+   static thread_local std::vector<Succ> succ;
+   static thread_local std::vector<size_t> loops, loop_of, loop_end;
+   succ.assign(n, Succ{});
+   loops.clear();
+   loop_of.assign(n, SIZE_MAX);
+   loop_end.assign(n, SIZE_MAX);
    for (size_t i = 0; i < n; i++) {
       const CfInstr &cf = sh.cf[i].cf;
       if (cf.op == CfOp::LOOP_START || cf.op == CfOp::LOOP_START_DX10 ||
