@@ -176,6 +176,7 @@ void number_clause(AluClause &cl, Table &table)
     * and kept for the entry: the group's writes change neither. */
    struct Keyed {
       bool numbered = false;
+      bool entered = false; /* its entry went into the table */
       NodeKey key;
       size_t hash = 0;
    };
@@ -225,7 +226,8 @@ void number_clause(AluClause &cl, Table &table)
          continue;
       for (size_t j = 0; j < g.nodes.size(); j++) {
          const AluNode &n = cl.nodes[g.nodes[j]];
-         const Keyed &kd = keyed[j];
+         Keyed &kd = keyed[j];
+         kd.entered = false;
          if (!kd.numbered)
             continue;
          Entry e{};
@@ -250,14 +252,20 @@ void number_clause(AluClause &cl, Table &table)
          }
          if (stale)
             continue;
+         /* The key is held already: the first entry stays.  Only an
+          * entry of this group's can hold it: none did at the lookup,
+          * and the group's writes since can only end entries. */
+         bool held = false;
+         for (size_t p = 0; p < j; p++)
+            held |= keyed[p].entered && keyed[p].key == kd.key;
+         if (held)
+            continue;
          e.key = kd.key;
-         const size_t h = kd.hash;
-         if (table.find(e.key, h))
-            continue; /* the key is held already: the first entry stays */
          for (unsigned k = 0; k < e.nregs; k++)
             e.gens[k] = table.gen[e.regs[k]];
          e.epoch = table.epoch;
-         table.insert(e, h);
+         table.insert(e, kd.hash);
+         kd.entered = true;
       }
    }
 }
