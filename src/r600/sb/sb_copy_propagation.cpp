@@ -313,7 +313,8 @@ bool copy_propagation(Shader &sh, Diagnostics &diags)
       c.alu.built.clear(); /* post_scheduler's build no longer matches */
    /* CF instructions control may reach from elsewhere: lanes arriving
     * there did not run the clause before them. */
-   static thread_local std::vector<uint8_t> target; /* kept: see copies */
+   /* Kept with the thread: an allocation per run otherwise. */
+   static thread_local std::vector<uint8_t> target;
    target.assign(sh.cf.size() + 1, 0);
    for (const CfNode &n : sh.cf)
       if (cf_op_info(n.cf.op).enc != CfEncoding::Alu &&
@@ -321,11 +322,7 @@ bool copy_propagation(Shader &sh, Diagnostics &diags)
           cf_op_info(n.cf.op).enc != CfEncoding::Mem && !(cf_op_info(n.cf.op).flags & CF_FETCH) &&
           n.cf.target < target.size())
          target[n.cf.target] = 1;
-   /* Kept with the thread, as gvn's table is: filling its whole index
-    * and allocating its list were paid on each of the pass's two runs
-    * per shader.  Clearing it touches only its copies, and each clause
-    * starts with a clear. */
-   static thread_local CopyMap copies;
+   CopyMap copies; /* one for the pass: clearing it touches only its copies */
    for (size_t i = 0; i < sh.cf.size(); i++) {
       if (!sh.cf[i].is_alu)
          continue;
