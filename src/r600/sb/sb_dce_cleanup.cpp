@@ -27,7 +27,8 @@ bool live_reg(const LiveSet &s, unsigned gpr, unsigned chan)
  * the clause had before, as liveness() works it out: the walk then
  * stands in for liveness()'s own over the clause.  A node that goes is
  * marked dead before its group's writes and reads are stepped over, so
- * that one walk over the group's operands serves both sets. */
+ * that one walk over the group's operands serves both sets (without
+ * kOld the group is compacted first and its survivors are walked). */
 template <bool kOld>
 bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live, LiveSet *old)
 {
@@ -38,62 +39,10 @@ bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live, LiveSet *old)
          if constexpr (kOld)
             old->reset(r * 4 + c);
       }
-   size_t remaining = 0;
-   for (const GroupNode &g : cl.groups)
-      remaining += g.nodes.size();
-   for (size_t gi = cl.groups.size(); gi-- > 0;) {
-      GroupNode &g = cl.groups[gi];
-      bool gone = false; /* some node of the group */
-      if (!g.fixed) {
-         /* A node in a group is not dead yet. */
-         for (uint32_t id : g.nodes) {
-            AluNode &n = cl.nodes[id];
-            const bool used = n.writes_gpr() && live_reg(live, n.bc.dst.gpr, n.bc.dst.chan);
-            if (!used && remaining > 1) {
-               n.dead = true;
-               remaining--;
-               gone = true;
-            }
-         }
-         removed |= gone;
-      }
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         if (!kOld && n.dead)
-            continue;
-         if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
-             !(alu_op_info(n.bc.op).flags & AF_MOVA) && n.bc.dst.gpr < 128) {
-            const unsigned k = n.bc.dst.gpr * 4 + (n.bc.dst.chan & 3);
-            if (!n.dead)
-               live.reset(k);
-            if constexpr (kOld)
-               old->reset(k);
-         }
-      }
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         if (!kOld && n.dead)
-            continue;
-         const unsigned nsrc = alu_op_info(n.bc.op).num_src;
-         for (unsigned s = 0; s < nsrc; s++) {
-            const Operand &o = n.src[s];
-            if (o.rel) {
-               if (!n.dead)
-                  live.set();
-               if constexpr (kOld)
-                  old->set();
-            } else if (o.value.kind == ValueKind::Gpr && o.value.sel < 128) {
-               const unsigned k = o.value.sel * 4u + (o.value.chan & 3u);
-               if (!n.dead)
-                  live.set(k);
-               if constexpr (kOld)
-                  old->set(k);
-            }
-         }
-      }
+   /* Survivors are compacted in place: no new lists per group. */
+   auto compact = [&](GroupNode &g, bool gone) {
       if (g.fixed)
-         continue;
-      /* Survivors are compacted in place: no new lists per group. */
+         return;
       GroupNodeIds &nodes = g.nodes;
       GroupSlots &slots = g.slots;
       if (gone) {
@@ -122,6 +71,63 @@ bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live, LiveSet *old)
          if (!taken)
             slots[k] = uint8_t(chan);
       }
+   };
+   size_t remaining = 0;
+   for (const GroupNode &g : cl.groups)
+      remaining += g.nodes.size();
+   for (size_t gi = cl.groups.size(); gi-- > 0;) {
+      GroupNode &g = cl.groups[gi];
+      bool gone = false; /* some node of the group */
+      if (!g.fixed) {
+         /* A node in a group is not dead yet. */
+         for (uint32_t id : g.nodes) {
+            AluNode &n = cl.nodes[id];
+            const bool used = n.writes_gpr() && live_reg(live, n.bc.dst.gpr, n.bc.dst.chan);
+            if (!used && remaining > 1) {
+               n.dead = true;
+               remaining--;
+               gone = true;
+            }
+         }
+         removed |= gone;
+      }
+      /* Without the old set only the survivors are stepped over. */
+      if constexpr (!kOld)
+         compact(g, gone);
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         const bool kept = !kOld || !n.dead;
+         if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
+             !(alu_op_info(n.bc.op).flags & AF_MOVA) && n.bc.dst.gpr < 128) {
+            const unsigned k = n.bc.dst.gpr * 4 + (n.bc.dst.chan & 3);
+            if (kept)
+               live.reset(k);
+            if constexpr (kOld)
+               old->reset(k);
+         }
+      }
+      for (uint32_t id : g.nodes) {
+         const AluNode &n = cl.nodes[id];
+         const bool kept = !kOld || !n.dead;
+         const unsigned nsrc = alu_op_info(n.bc.op).num_src;
+         for (unsigned s = 0; s < nsrc; s++) {
+            const Operand &o = n.src[s];
+            if (o.rel) {
+               if (kept)
+                  live.set();
+               if constexpr (kOld)
+                  old->set();
+            } else if (o.value.kind == ValueKind::Gpr && o.value.sel < 128) {
+               const unsigned k = o.value.sel * 4u + (o.value.chan & 3u);
+               if (kept)
+                  live.set(k);
+               if constexpr (kOld)
+                  old->set(k);
+            }
+         }
+      }
+      if constexpr (kOld)
+         compact(g, gone);
    }
    cl.groups.erase(std::remove_if(cl.groups.begin(), cl.groups.end(),
                                   [](const GroupNode &g) { return g.nodes.empty(); }),
