@@ -87,6 +87,11 @@ using GroupNodeIds = SmallVector<uint32_t, 5>;
 using GroupSlots = SmallVector<uint8_t, 5>;
 
 struct GroupNode {
+   /* User-provided, so that a value-initialized group (emplace_back())
+    * is not zeroed first: its ~300 bytes are mostly inline storage that
+    * the member initializers leave unused. */
+   GroupNode() {}
+
    GroupNodeIds nodes; /* ids into AluClause::nodes, slot order */
    GroupSlots slots;   /* Slot of each node (non-fixed groups) */
    bool fixed = false;
