@@ -924,7 +924,9 @@ void ValueScheduler::placed(uint32_t u, std::vector<uint32_t> &now)
 bool ValueScheduler::schedule()
 {
    const size_t n = ids_.size();
-   pos_of_.assign(cl_->nodes.size(), 0);
+   /* Only the run's own nodes are ever looked up: no clearing per run. */
+   if (pos_of_.size() < cl_->nodes.size())
+      pos_of_.resize(cl_->nodes.size());
    caps_.resize(n);
    unsigned any_caps = 0;
    for (size_t i = 0; i < n; i++) {
@@ -1130,10 +1132,20 @@ bool ValueScheduler::schedule()
 void live_after_groups(ChipClass chip, const AluClause &cl, LiveSet live, size_t first,
                        std::vector<LiveSet> &after)
 {
-   if (chip != ChipClass::R600)
+   /* Clause temporaries (not on R600) do not outlive the clause. */
+   static const LiveSet kNoTemps = [] {
+      LiveSet m;
+      m.set();
       for (unsigned k = kSrcClauseTempFirst * 4; k < 512; k++)
-         live.reset(k);
-   after.resize(cl.groups.size());
+         m.reset(k);
+      return m;
+   }();
+   if (chip != ChipClass::R600)
+      live &= kNoTemps;
+   /* Only entries from `first` on are written and read: the list only
+    * grows, so that a shorter clause does not clear it. */
+   if (after.size() < cl.groups.size())
+      after.resize(cl.groups.size());
    for (size_t gi = cl.groups.size(); gi-- > first;) {
       after[gi] = live;
       if (gi == first)
