@@ -883,6 +883,8 @@ bool ValueScheduler::assign_group(size_t gi)
       const uint8_t mask = chan_mask_[i];
       if (pv_only) {
          reg_[i] = kPvOnly;
+         nd.bc.dst.write = false;
+         nd.bc.dst.gpr = 0;
          for (unsigned c = 0; c < 4; c++)
             if (mask & (1u << c)) {
                nd.bc.dst.chan = uint8_t(c);
@@ -907,6 +909,27 @@ bool ValueScheduler::assign_group(size_t gi)
       pending_[best] = int(unplaced);
       last_read_[best] = std::max(last_read_[best], last);
       last_write_[best] = int(gi);
+      /* The node and its readers get the register now, not in a walk over
+       * the run at its end: the readers in the next group were tried with
+       * PV/PS and are the only ones placed; later ones read the register
+       * when they are tried (set_operands), and nothing looks at group
+       * gi's destinations again before build_scheduled. */
+      nd.bc.dst.write = true;
+      nd.bc.dst.gpr = uint8_t(best / 4);
+      nd.bc.dst.chan = uint8_t(best % 4);
+      for (uint32_t r : v_.readers[i]) {
+         if (group_of_[r] != gi + 1)
+            continue;
+         AluNode &rn = cl_->nodes[ids_[r]];
+         for (unsigned s = 0; s < 3; s++)
+            if (v_.src_def[r][s] == int(i)) {
+               Value &val = rn.src[s].value;
+               val = Value{};
+               val.kind = ValueKind::Gpr;
+               val.sel = uint16_t(best / 4);
+               val.chan = uint8_t(best % 4);
+            }
+      }
    }
    return true;
 }
@@ -1091,35 +1114,6 @@ bool ValueScheduler::schedule()
    if (!assign_group(cur_))
       return false;
 
-   /* Final registers into the nodes. */
-   for (size_t i = 0; i < n; i++) {
-      AluNode &nd = cl_->nodes[ids_[i]];
-      if (flexible(uint32_t(i))) {
-         if (reg_[i] == kPvOnly) {
-            nd.bc.dst.write = false;
-            nd.bc.dst.gpr = 0;
-         } else {
-            nd.bc.dst.write = true;
-            nd.bc.dst.gpr = uint8_t(reg_[i] / 4);
-            nd.bc.dst.chan = uint8_t(reg_[i] % 4);
-         }
-      }
-      for (unsigned s = 0; s < 3; s++) {
-         const int d = v_.src_def[i][s];
-         if (d < 0 || !v_.local[d])
-            continue;
-         Value &val = nd.src[s].value;
-         val = Value{};
-         if (reg_[d] == kPvOnly) {
-            val.kind = ValueKind::Forward;
-            val.node = int32_t(ids_[d]);
-         } else {
-            val.kind = ValueKind::Gpr;
-            val.sel = uint16_t(reg_[d] / 4);
-            val.chan = uint8_t(reg_[d] % 4);
-         }
-      }
-   }
    for (size_t k = 0; k < hw_ok_.size(); k++)
       if (!hw_ok_[k])
          (*out_hw_)[first_ + k] = AluGroup{};
