@@ -951,6 +951,7 @@ bool ValueScheduler::schedule()
    if (pos_of_.size() < cl_->nodes.size())
       pos_of_.resize(cl_->nodes.size());
    caps_.resize(n);
+   flex_.resize(n);
    unsigned any_caps = 0;
    for (size_t i = 0; i < n; i++) {
       pos_of_[ids_[i]] = uint32_t(i);
@@ -960,11 +961,9 @@ bool ValueScheduler::schedule()
                          ((slots & kSlotS) && chip_ != ChipClass::Cayman ? kCapTrans : 0) |
                          (slots & kSlot4 ? kCapReduction : 0));
       any_caps |= caps_[i];
+      flex_[i] = v_.def_key[i] >= 0 && v_.local[i];
    }
    reductions_ = any_caps & kCapReduction;
-   flex_.resize(n);
-   for (size_t i = 0; i < n; i++)
-      flex_[i] = v_.def_key[i] >= 0 && v_.local[i];
    build_deps();
    group_of_.assign(n, kNoReg);
    chan_mask_.assign(n, 0);
@@ -975,8 +974,6 @@ bool ValueScheduler::schedule()
     * register at all), then program order: rank_, so that the sort
     * compares one number. */
    rank_.resize(n);
-   for (size_t u = 0; u < n; u++)
-      rank_[u] = uint64_t(~height_[u]) << 32 | kNotReadingPrev | u;
    auto prio = [&](uint32_t a, uint32_t b) { return rank_[a] < rank_[b]; };
    std::vector<uint32_t> &ready = ready_, &later = later_, &now = now_;
    ready.clear();
@@ -985,24 +982,30 @@ bool ValueScheduler::schedule()
     * want, kept as units become ready and are placed instead of counted
     * over the ready list for every group. */
    /* Counts per channel, 16 bits each (a run has fewer nodes than
-    * that); a unit's own demand is worked out once. */
+    * that); a unit's own demand is worked out once.  One walk: a unit's
+    * root is its first member, so it is listed as ready when met, and a
+    * node of a unit ready from the start adds its channel at once. */
    uint64_t ready_demand = 0;
    std::vector<uint64_t> &unit_demand = unit_demand_;
    unit_demand.assign(n, 0);
-   for (size_t i = 0; i < n; i++)
-      if (!flexible(uint32_t(i)))
-         unit_demand[unit_[i]] += uint64_t(1) << (16 * (cl_->nodes[ids_[i]].bc.dst.chan & 3));
+   for (size_t i = 0; i < n; i++) {
+      rank_[i] = uint64_t(~height_[i]) << 32 | kNotReadingPrev | i;
+      const uint32_t u = unit_[i];
+      if (u == i && npred_[i] == 0)
+         ready.push_back(uint32_t(i));
+      if (!flexible(uint32_t(i))) {
+         const uint64_t want = uint64_t(1) << (16 * (cl_->nodes[ids_[i]].bc.dst.chan & 3));
+         unit_demand[u] += want;
+         if (npred_[u] == 0)
+            ready_demand += want;
+      }
+   }
    auto demand = [&](uint32_t u, int d) {
       if (d > 0)
          ready_demand += unit_demand[u];
       else
          ready_demand -= unit_demand[u];
    };
-   for (size_t i = 0; i < n; i++)
-      if (unit_[i] == i && npred_[i] == 0) {
-         ready.push_back(uint32_t(i));
-         demand(uint32_t(i), 1);
-      }
    placed_now_.clear();
    placed_prev_.clear();
    marked_.clear();
