@@ -1110,7 +1110,9 @@ bool ValueScheduler::schedule()
       for (uint32_t u : ready)
          if (group_of_[u] == kNoReg)
             ready[kept++] = u;
-      ready.resize(kept);
+      /* erase, not resize: only shrinks, so it inlines (resize's growing
+       * path kept it a call per group). */
+      ready.erase(ready.begin() + std::ptrdiff_t(kept), ready.end());
       ready.insert(ready.end(), later.begin(), later.end());
       later.clear();
    }
