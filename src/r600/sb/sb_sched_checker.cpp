@@ -148,38 +148,6 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
                         " in trans with its vector slot free");
       }
    }
-   /* Every live node placed, and fixed groups are barriers: nodes keep
-    * their side of each one.  One walk; a lost node anywhere is reported
-    * before a barrier crossed, so the first crossing waits for the end
-    * (the walk then only looks for lost nodes). */
-   int last_fixed_src = -1, last_fixed_pos = -1;
-   const char *crossed = nullptr;
-   size_t crossed_id = 0;
-   for (size_t id = 0; id < n; id++) {
-      if (cl.nodes[id].dead)
-         continue;
-      if (pos[id] < 0)
-         return fail("node " + std::to_string(id) + " lost");
-      if (crossed)
-         continue;
-      const int src_group = int(cl.nodes[id].group);
-      if (src_group < last_fixed_src && pos[id] > last_fixed_pos) {
-         crossed = " moved across a fixed group";
-         crossed_id = id;
-         continue;
-      }
-      const GroupNode &g = cl.groups[pos[id]];
-      if (g.fixed) {
-         last_fixed_src = src_group;
-         last_fixed_pos = pos[id];
-      } else if (pos[id] <= last_fixed_pos && src_group > last_fixed_src) {
-         crossed = " moved before a fixed group";
-         crossed_id = id;
-      }
-   }
-   if (crossed)
-      return fail("node " + std::to_string(crossed_id) + crossed);
-
    /* Values: run the source order (registers as they were before the
     * scheduler renamed anything) and the schedule side by side on tokens
     * and require every operand to see the same value and the registers
@@ -197,14 +165,39 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
       const AluNode &nd = cl.nodes[i];
       return !nd.dead || nd.folded_into >= 0;
    };
+   /* Every live node placed, and fixed groups are barriers: nodes keep
+    * their side of each one.  Asked in the source-order walk, which
+    * reports nothing itself; a lost node anywhere is reported before a
+    * barrier crossed, so the first crossing waits for the end of the walk
+    * (which then only looks for lost nodes), and both before any value. */
+   int last_fixed_src = -1, last_fixed_pos = -1;
+   const char *crossed = nullptr;
+   size_t crossed_id = 0;
    for (size_t b = 0; b < n;) {
       size_t e = b;
       while (e < n && cl.nodes[e].group == cl.nodes[b].group)
          e++;
       for (size_t i = b; i < e; i++) {
-         if (!source_node(i))
-            continue;
          const AluNode &nd = cl.nodes[i];
+         if (!nd.dead) {
+            if (pos[i] < 0)
+               return fail("node " + std::to_string(i) + " lost");
+            if (!crossed) {
+               const int src_group = int(nd.group);
+               if (src_group < last_fixed_src && pos[i] > last_fixed_pos) {
+                  crossed = " moved across a fixed group";
+                  crossed_id = i;
+               } else if (cl.groups[pos[i]].fixed) {
+                  last_fixed_src = src_group;
+                  last_fixed_pos = pos[i];
+               } else if (pos[i] <= last_fixed_pos && src_group > last_fixed_src) {
+                  crossed = " moved before a fixed group";
+                  crossed_id = i;
+               }
+            }
+         } else if (nd.folded_into < 0) {
+            continue; /* not in the source order either */
+         }
          const auto &src = nd.has_pre ? nd.pre_src : nd.src;
          const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
          for (unsigned s = 0; s < nsrc; s++) {
@@ -223,6 +216,8 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
                         result[i], uint32_t(i), state, tok);
       b = e;
    }
+   if (crossed)
+      return fail("node " + std::to_string(crossed_id) + crossed);
    uint32_t sched[512];
    std::copy(kEntryState.regs, kEntryState.regs + 512, sched);
    std::vector<uint32_t> &got = got_store;
