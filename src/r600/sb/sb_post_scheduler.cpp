@@ -687,8 +687,9 @@ void ValueScheduler::build_deps()
       }
       pred_off_[i + 1] = uint32_t(pred.size());
    }
-   for (const auto &e : livein)
-      first_reader[e.first] = -1;
+   /* The keys read on entry are those listed dirty so far, once each. */
+   for (uint16_t k : dirty_)
+      first_reader[k] = -1;
    auto preds = [&](size_t i) {
       return Span<Edge>{pred.data() + pred_off_[i], pred.data() + pred_off_[i + 1]};
    };
