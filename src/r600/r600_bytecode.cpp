@@ -223,23 +223,11 @@ unsigned alu_clause_dwords(const std::vector<AluGroup> &groups)
 }
 
 
-/* Sets 0/1 sit at 128/160, sets 2/3 (Evergreen) at 256/288, 32 each. */
-unsigned src_kcache_set(unsigned sel) { return sel < 256 ? (sel - 128) / 32 : 2 + (sel - 256) / 32; }
-unsigned src_kcache_index(unsigned sel) { return sel % 32; }
-
 AluSrc src_kcache(unsigned set, unsigned index, unsigned chan)
 {
    unsigned base = set < 2 ? kSrcKCACHE0First + 32 * set : kSrcKCACHE2First + 32 * (set - 2);
    return AluSrc{static_cast<uint16_t>(base + index), static_cast<uint8_t>(chan), false, false,
                  false};
-}
-
-std::optional<unsigned> kcache_constant(const KCacheLock &lock, unsigned index)
-{
-   unsigned size = lock.mode == 1 ? 16 : lock.mode == 2 ? 32 : 0;
-   if (index >= size)
-      return std::nullopt;
-   return lock.addr * 16u + index;
 }
 
 std::string_view alu_op_name(AluOp op) { return alu_op_info(op).name; }

@@ -311,9 +311,14 @@ inline SrcKind src_kind(ChipClass cls, unsigned sel)
    return sel < SrcKindTable::kSels ? kSrcKindTable.kind[chip_index(cls)][sel]
                                     : classify_src(cls, sel);
 }
-/* kcache set (0-3) of a KCache selector, and the constant index within it. */
-unsigned src_kcache_set(unsigned sel);
-unsigned src_kcache_index(unsigned sel);
+/* kcache set (0-3) of a KCache selector, and the constant index within it.
+ * Sets 0/1 sit at 128/160, sets 2/3 (Evergreen) at 256/288, 32 each.
+ * Inline, like kcache_constant: every constant operand asks. */
+inline unsigned src_kcache_set(unsigned sel)
+{
+   return sel < 256 ? (sel - 128) / 32 : 2 + (sel - 256) / 32;
+}
+inline unsigned src_kcache_index(unsigned sel) { return sel % 32; }
 
 inline AluSrc src_gpr(unsigned gpr, unsigned chan, bool neg = false, bool abs = false)
 {
@@ -336,7 +341,13 @@ inline AluSrc src_param(unsigned index, unsigned chan)
  * lock.addr * 16 + index, when the lock covers it (16 constants for mode 1,
  * 32 for mode 2).  Mode 3 (loop-index relative) needs the loop index and
  * mode 0 locks nothing: nullopt. */
-std::optional<unsigned> kcache_constant(const KCacheLock &lock, unsigned index);
+inline std::optional<unsigned> kcache_constant(const KCacheLock &lock, unsigned index)
+{
+   const unsigned size = lock.mode == 1 ? 16 : lock.mode == 2 ? 32 : 0;
+   if (index >= size)
+      return std::nullopt;
+   return lock.addr * 16u + index;
+}
 
 /* Writes the predicate (PRED_SET*, with or without push). */
 inline bool alu_writes_pred(AluOp op) { return alu_op_info(op).flags & (AF_PRED | AF_PRED_PUSH); }
@@ -351,14 +362,12 @@ inline unsigned cf_slots(const CfInstr &cf) { return cf.alu_ext ? 2 : 1; }
  * up.  The opcode must be valid. */
 inline unsigned alu_instr_literals_needed(const AluInstr &in)
 {
-   const unsigned lit = unsigned(in.src[0].is_literal()) | unsigned(in.src[1].is_literal()) << 1 |
-                        unsigned(in.src[2].is_literal()) << 2;
-   if (!lit)
+   if (!in.src[0].is_literal() && !in.src[1].is_literal() && !in.src[2].is_literal())
       return 0;
    const unsigned nsrc = alu_op_info(in.op).num_src;
    unsigned n = 0;
    for (unsigned s = 0; s < nsrc; s++) {
-      if (lit & (1u << s))
+      if (in.src[s].is_literal())
          n = std::max(n, in.src[s].chan + 1u);
    }
    return n;
