@@ -204,8 +204,7 @@ namespace {
 
 [[gnu::always_inline]] inline unsigned group_dwords(const AluGroup &g)
 {
-   unsigned lits = std::max<unsigned>(g.literals.size(), literals_needed(g));
-   return 2 * unsigned(g.instrs.size()) + ((lits + 1) & ~1u);
+   return alu_group_dwords(g, literals_needed(g));
 }
 
 } // namespace

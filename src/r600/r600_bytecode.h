@@ -374,6 +374,14 @@ inline unsigned alu_instr_literals_needed(const AluInstr &in)
 }
 /* Literal count a group needs: the most any of its instructions needs. */
 unsigned group_literals_needed(const AluGroup &g);
+/* Dwords of a group whose instructions need `lits_needed` literals (what
+ * group_literals_needed() counts, for a caller that has it already): the
+ * instructions and the literals, padded to pairs. */
+inline unsigned alu_group_dwords(const AluGroup &g, unsigned lits_needed)
+{
+   const unsigned lits = std::max<unsigned>(unsigned(g.literals.size()), lits_needed);
+   return 2 * unsigned(g.instrs.size()) + ((lits + 1) & ~1u);
+}
 /* Dwords of one group (instructions and padded literals) and of an ALU
  * clause body. */
 unsigned alu_group_dwords(const AluGroup &g);

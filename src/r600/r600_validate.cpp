@@ -391,8 +391,7 @@ void Validator::check_alu_clause(unsigned ci, const CfInstr &cf)
             sum.loads_ar = true;
          sum.lits = std::max(sum.lits, alu_instr_literals_needed(in));
       }
-      const unsigned lits = std::max<unsigned>(unsigned(g.literals.size()), sum.lits);
-      dwords += 2 * unsigned(g.instrs.size()) + ((lits + 1) & ~1u);
+      dwords += alu_group_dwords(g, sum.lits);
       summaries_.push_back(sum);
    }
    /* COUNT is 7 bits + 1: 128 slots of two dwords (instructions and
