@@ -287,7 +287,8 @@ bool gcm(RegionShader &sh, Diagnostics &diags)
 {
    (void)diags;
    sh.number_values();
-   Gcm g{sh, std::vector<bool>(sh.num_values(), false), std::vector<bool>(sh.num_values(), false)};
+   Gcm g{sh, std::vector<bool>(sh.num_values(), false), std::vector<bool>(sh.num_values(), false),
+         {}};
    for (const Node *r : sh.regions) {
       for (const std::vector<Node *> *list : {&r->region().phi, &r->region().loop_phi})
          for (const Node *p : *list)
