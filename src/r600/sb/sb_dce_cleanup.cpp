@@ -22,23 +22,47 @@ bool live_reg(const LiveSet &s, unsigned gpr, unsigned chan)
    return gpr < 128 && s.test(gpr * 4 + (chan & 3));
 }
 
+/* The live sets dce steps back through a group with: `live` counts only
+ * the nodes that stay, `old` (with kOld) every node, as the clause was. */
+template <bool kOld> struct CleanSink {
+   LiveSet &live;
+   LiveSet *old;
+   void kill(const AluNode &n, unsigned gpr, unsigned chan)
+   {
+      if (!n.dead)
+         live.reset(gpr * 4 + chan);
+      if constexpr (kOld)
+         old->reset(gpr * 4 + chan);
+   }
+   void gen(const AluNode &n, unsigned gpr, unsigned chan)
+   {
+      if (!n.dead)
+         live.set(gpr * 4 + chan);
+      if constexpr (kOld)
+         old->set(gpr * 4 + chan);
+   }
+   void gen_all(const AluNode &n)
+   {
+      if (!n.dead)
+         live.set();
+      if constexpr (kOld)
+         old->set();
+   }
+};
+
 /* Returns whether a node went; `live` ends as the clause's live-in.
  * With kOld, `old` (the same live-out on entry) also ends as the live-in
  * the clause had before, as liveness() works it out: the walk then
  * stands in for liveness()'s own over the clause.  A node that goes is
- * marked dead before its group's writes and reads are stepped over, so
- * that one walk over the group's operands serves both sets (without
- * kOld the group is compacted first and its survivors are walked). */
+ * marked dead before its group is stepped over, so that one walk over
+ * the group's operands serves both sets. */
 template <bool kOld>
 bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live, LiveSet *old)
 {
    bool removed = false;
-   for (unsigned r = 123; r < 128; r++)
-      for (unsigned c = 0; c < 4; c++) {
-         live.reset(r * 4 + c);
-         if constexpr (kOld)
-            old->reset(r * 4 + c);
-      }
+   live &= ~alu_clause_temps();
+   if constexpr (kOld)
+      *old &= ~alu_clause_temps();
    /* Survivors are compacted in place: no new lists per group. */
    auto compact = [&](GroupNode &g, bool gone) {
       if (g.fixed)
@@ -72,6 +96,7 @@ bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live, LiveSet *old)
             slots[k] = uint8_t(chan);
       }
    };
+   CleanSink<kOld> sink{live, old};
    size_t remaining = 0;
    for (const GroupNode &g : cl.groups)
       remaining += g.nodes.size();
@@ -91,43 +116,8 @@ bool clean_clause(ChipClass chip, AluClause &cl, LiveSet &live, LiveSet *old)
          }
          removed |= gone;
       }
-      /* Without the old set only the survivors are stepped over. */
-      if constexpr (!kOld)
-         compact(g, gone);
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         const bool kept = !kOld || !n.dead;
-         if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
-             !(alu_op_info(n.bc.op).flags & AF_MOVA) && n.bc.dst.gpr < 128) {
-            const unsigned k = n.bc.dst.gpr * 4 + (n.bc.dst.chan & 3);
-            if (kept)
-               live.reset(k);
-            if constexpr (kOld)
-               old->reset(k);
-         }
-      }
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         const bool kept = !kOld || !n.dead;
-         const unsigned nsrc = alu_op_info(n.bc.op).num_src;
-         for (unsigned s = 0; s < nsrc; s++) {
-            const Operand &o = n.src[s];
-            if (o.rel) {
-               if (kept)
-                  live.set();
-               if constexpr (kOld)
-                  old->set();
-            } else if (o.value.kind == ValueKind::Gpr && o.value.sel < 128) {
-               const unsigned k = o.value.sel * 4u + (o.value.chan & 3u);
-               if (kept)
-                  live.set(k);
-               if constexpr (kOld)
-                  old->set(k);
-            }
-         }
-      }
-      if constexpr (kOld)
-         compact(g, gone);
+      alu_group_liveness(cl, g, sink);
+      compact(g, gone);
    }
    cl.groups.erase(std::remove_if(cl.groups.begin(), cl.groups.end(),
                                   [](const GroupNode &g) { return g.nodes.empty(); }),

@@ -14,9 +14,18 @@
 
 namespace sbcc::r600::sb {
 
-namespace {
+const LiveSet &alu_clause_temps()
+{
+   static const LiveSet temps = [] {
+      LiveSet m;
+      for (unsigned k = 123 * 4; k < 128 * 4; k++)
+         m.set(k);
+      return m;
+   }();
+   return temps;
+}
 
-constexpr unsigned kClauseTempFirst = 123;
+namespace {
 
 /* Separate setters rather than one taking the value: the sinks below
  * call them for every operand, and these stay small enough to inline. */
@@ -65,39 +74,22 @@ struct Transfer {
    void read_all() { gen.set(); }
 };
 
-/* An ALU clause: clause temporaries die at its end; each group, last
- * first, kills what it writes and then makes live what it reads. */
+/* The group walk of sb_local_passes.h tells its steps with the node;
+ * both sinks above take every node. */
+template <typename Sink> struct EveryNode {
+   Sink &t;
+   void kill(const AluNode &, unsigned gpr, unsigned chan) { t.write(gpr, chan); }
+   void gen(const AluNode &, unsigned gpr, unsigned chan) { t.read(gpr, chan); }
+   void gen_all(const AluNode &) { t.read_all(); }
+};
+
 template <typename Sink> void alu_transfer(const CfNode &c, Sink &t)
 {
-   /* All their channels at once, as one mask. */
-   static const LiveSet clause_temps = [] {
-      LiveSet m;
-      for (unsigned k = kClauseTempFirst * 4; k < 128 * 4; k++)
-         m.set(k);
-      return m;
-   }();
-   t.write_all(clause_temps);
+   t.write_all(alu_clause_temps());
    const AluClause &cl = c.alu;
-   for (size_t gi = cl.groups.size(); gi-- > 0;) {
-      const GroupNode &g = cl.groups[gi];
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel &&
-             !(alu_op_info(n.bc.op).flags & AF_MOVA))
-            t.write(n.bc.dst.gpr, n.bc.dst.chan);
-      }
-      for (uint32_t id : g.nodes) {
-         const AluNode &n = cl.nodes[id];
-         const unsigned nsrc = alu_op_info(n.bc.op).num_src;
-         for (unsigned s = 0; s < nsrc; s++) {
-            const Operand &o = n.src[s];
-            if (o.rel)
-               t.read_all();
-            else if (o.value.kind == ValueKind::Gpr)
-               t.read(o.value.sel, o.value.chan);
-         }
-      }
-   }
+   EveryNode<Sink> every{t};
+   for (size_t gi = cl.groups.size(); gi-- > 0;)
+      alu_group_liveness(cl, cl.groups[gi], every);
 }
 
 template <typename Sink> void fetch_transfer(const CfInstr &cf, Sink &t)

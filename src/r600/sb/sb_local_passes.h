@@ -22,4 +22,38 @@ struct ClauseSweep {
 bool liveness_sweep(const Shader &sh, std::vector<LiveSet> &live_out,
                     std::vector<LiveSet> &live_in, const ClauseSweep &sweep, bool &swept);
 
+/* Backward liveness through an ALU clause, as liveness() and dce_cleanup
+ * both step through it.  At the clause end its temporaries (GPR 123-127)
+ * die: alu_clause_temps() is the mask of their channels.  Then each group,
+ * last first: the hardware reads a group's sources before it writes, so
+ * backwards the group's writes kill first and its reads make live after.
+ * The sink hears each step with the node it comes from, so that it can
+ * leave out nodes (dce keeps a second live set for the nodes it drops):
+ *    kill(node, gpr, chan)   an unpredicated, non-relative, non-MOVA write;
+ *    gen(node, gpr, chan)    a GPR read;
+ *    gen_all(node)           a relative read: anything may be read.
+ * gpr is below 128 in both; chan is 0-3. */
+const LiveSet &alu_clause_temps();
+
+template <typename Sink> inline void alu_group_liveness(const AluClause &cl, const GroupNode &g, Sink &t)
+{
+   for (uint32_t id : g.nodes) {
+      const AluNode &n = cl.nodes[id];
+      if (n.writes_gpr() && !n.bc.dst.rel && !n.bc.pred_sel && n.bc.dst.gpr < 128 &&
+          !(alu_op_info(n.bc.op).flags & AF_MOVA))
+         t.kill(n, n.bc.dst.gpr, n.bc.dst.chan & 3u);
+   }
+   for (uint32_t id : g.nodes) {
+      const AluNode &n = cl.nodes[id];
+      const unsigned nsrc = alu_op_info(n.bc.op).num_src;
+      for (unsigned s = 0; s < nsrc; s++) {
+         const Operand &o = n.src[s];
+         if (o.rel)
+            t.gen_all(n);
+         else if (o.value.kind == ValueKind::Gpr && o.value.sel < 128)
+            t.gen(n, o.value.sel, o.value.chan & 3u);
+      }
+   }
+}
+
 } // namespace sbcc::r600::sb
