@@ -11,11 +11,16 @@
  *
  * Iterators are plain pointers and, as with std::vector, are invalidated
  * by anything that may grow the list.
+ *
+ * Heap storage of up to SvPool::kMaxBytes comes from a per-thread pool of
+ * power-of-two blocks (SvPool below), so the capacity after growth may be
+ * larger than asked for.
  * May use: the standard library only.
  */
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <initializer_list>
@@ -28,6 +33,123 @@
 #include <vector>
 
 namespace sbcc {
+
+/* The blocks SmallVector's heap path frees, kept with the thread by size
+ * class for the next list that grows instead of going back to malloc.
+ * Why: lists that spill are made by the hundred per shader (ALU groups of
+ * three or more instructions, fetch operands, the copies ra_split adds)
+ * and freed together when the shader is dropped, which overflowed glibc's
+ * per-thread cache (seven blocks per size) so that most took malloc's and
+ * free's slow paths, about 250 instructions a pair.  A pool block is
+ * plain operator new memory; blocks move freely between threads' pools.
+ * What a thread keeps is bounded (kKeptBytes per class) and freed when the
+ * thread ends.  Under AddressSanitizer lists go straight to operator new,
+ * so that a use after free is still caught. */
+struct SvPool {
+   /* Off under AddressSanitizer: a kept block is never poisoned. */
+#if defined(__SANITIZE_ADDRESS__)
+   static constexpr bool kEnabled = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+   static constexpr bool kEnabled = false;
+#else
+   static constexpr bool kEnabled = true;
+#endif
+#else
+   static constexpr bool kEnabled = true;
+#endif
+   static constexpr unsigned kClasses = 7; /* 16, 32, ..., 1024 bytes */
+   static constexpr size_t kMinBytes = 16;
+   static constexpr size_t kMaxBytes = kMinBytes << (kClasses - 1);
+   static constexpr size_t kKeptBytes = size_t(256) << 10;
+   enum State : unsigned char { Unused, Keeping, Gone };
+
+   struct Free {
+      Free *next;
+   };
+   Free *head[kClasses] = {};
+   /* How many more blocks each class may keep: 0 until the first block is
+    * kept (which registers the release at thread exit) and after it. */
+   unsigned room[kClasses] = {};
+   State state = Unused;
+
+   /* The class of a block of `bytes` (1..kMaxBytes): the smallest power
+    * of two from kMinBytes up that holds it. */
+   static unsigned size_class(size_t bytes)
+   {
+      return unsigned(std::bit_width((bytes - 1) / kMinBytes));
+   }
+   static constexpr size_t class_bytes(unsigned c) { return kMinBytes << c; }
+
+   void *take(unsigned c)
+   {
+      if (Free *f = head[c]) {
+         head[c] = f->next;
+         room[c]++;
+         return f;
+      }
+      return ::operator new(class_bytes(c));
+   }
+
+   void give(unsigned c, void *p) noexcept
+   {
+      if (room[c]) {
+         push(c, p);
+         return;
+      }
+      give_slow(c, p);
+   }
+
+ private:
+   void push(unsigned c, void *p) noexcept
+   {
+      head[c] = ::new (p) Free{head[c]};
+      room[c]--;
+   }
+
+   /* The first block a thread keeps, a full class, or a thread that is
+    * ending. */
+   [[gnu::noinline]] void give_slow(unsigned c, void *p) noexcept
+   {
+      if (state == Unused) {
+         /* Constructed on the thread's first kept block, destroyed when
+          * the thread ends: lists freed after that (by other thread_local
+          * objects' destructors) go straight back to operator delete. */
+         struct Release {
+            ~Release() { pool().release(); }
+         };
+         static thread_local Release release_at_exit;
+         (void)release_at_exit;
+         state = Keeping;
+         for (unsigned k = 0; k < kClasses; k++)
+            room[k] = unsigned(kKeptBytes / class_bytes(k));
+      }
+      if (room[c])
+         push(c, p);
+      else
+         ::operator delete(p, class_bytes(c));
+   }
+
+   void release() noexcept
+   {
+      for (unsigned c = 0; c < kClasses; c++) {
+         while (Free *f = head[c]) {
+            head[c] = f->next;
+            ::operator delete(f, class_bytes(c));
+         }
+         room[c] = 0;
+      }
+      state = Gone;
+   }
+
+ public:
+   /* The calling thread's pool: constant-initialized, so reaching it costs
+    * no guard or call. */
+   static SvPool &pool();
+};
+
+inline constinit thread_local SvPool sv_pool_instance;
+inline SvPool &SvPool::pool() { return sv_pool_instance; }
 
 template <typename T, unsigned N> class SmallVector {
    static_assert(N > 0, "use std::vector for no inline storage");
@@ -293,6 +415,8 @@ template <typename T, unsigned N> class SmallVector {
     * aligned form: glibc serves that through memalign, about three times
     * the instructions of a plain malloc, for every list that spills. */
    static constexpr bool kOverAligned = alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+   /* Heap storage from the thread's SvPool, except for over-aligned types. */
+   static constexpr bool kPooled = SvPool::kEnabled && !kOverAligned;
 
    /* Moves n elements from `from` into uninitialized `to` and ends their
     * lives in `from`. */
@@ -313,11 +437,22 @@ template <typename T, unsigned N> class SmallVector {
    const T *inline_ptr() const { return reinterpret_cast<const T *>(inline_); }
    size_t next_capacity() const { return size_t(cap_) * 2; }
 
-   void grow_to(size_t n)
+   /* A pool block holds as many elements as fit in its class, at least
+    * n: grow_to is asked for two or more (N >= 1 stay inline), so the
+    * class holds two elements or more and cap_ * sizeof(T), more than
+    * half the class, names the same class again in free_heap. */
+   [[gnu::noinline]] void grow_to(size_t n)
    {
-      T *fresh = static_cast<T *>(kOverAligned
-                                     ? ::operator new(n * sizeof(T), std::align_val_t(alignof(T)))
-                                     : ::operator new(n * sizeof(T)));
+      T *fresh;
+      if (kPooled && n * sizeof(T) <= SvPool::kMaxBytes) {
+         const unsigned c = SvPool::size_class(n * sizeof(T));
+         fresh = static_cast<T *>(SvPool::pool().take(c));
+         n = SvPool::class_bytes(c) / sizeof(T);
+      } else if constexpr (kOverAligned) {
+         fresh = static_cast<T *>(::operator new(n * sizeof(T), std::align_val_t(alignof(T))));
+      } else {
+         fresh = static_cast<T *>(::operator new(n * sizeof(T)));
+      }
       relocate(ptr_, size_, fresh);
       free_heap();
       ptr_ = fresh;
@@ -326,12 +461,22 @@ template <typename T, unsigned N> class SmallVector {
 
    void free_heap()
    {
-      if (is_inline())
+      if (!is_inline())
+         free_block(ptr_, cap_);
+   }
+
+   /* Out of line: every list's destructor comes here, and most lists
+    * never leave their inline storage. */
+   [[gnu::noinline]] static void free_block(T *p, unsigned cap) noexcept
+   {
+      if (kPooled && size_t(cap) * sizeof(T) <= SvPool::kMaxBytes) {
+         SvPool::pool().give(SvPool::size_class(size_t(cap) * sizeof(T)), p);
          return;
+      }
       if constexpr (kOverAligned)
-         ::operator delete(ptr_, std::align_val_t(alignof(T)));
+         ::operator delete(p, std::align_val_t(alignof(T)));
       else
-         ::operator delete(ptr_);
+         ::operator delete(p);
    }
 
    void release()

@@ -7,6 +7,7 @@
 
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "r600/sb/sb_region_ir.h"
@@ -214,6 +215,87 @@ TEST(SbSmallVector, GroupListsBehaveAsVectors)
    g.instrs = std::vector<AluInstr>(ref.begin(), ref.begin() + 2);
    EXPECT_EQ(g.instrs.size(), 2u);
    EXPECT_EQ(g.instrs[1], ref[1]);
+}
+
+/* Heap storage comes from the thread's SvPool: a freed block serves the
+ * next list of its size class, and the capacity is the whole block's. */
+TEST(SbSmallVector, PoolReusesFreedBlocksOfTheClass)
+{
+   if (!SvPool::kEnabled)
+      GTEST_SKIP() << "no pool under AddressSanitizer";
+   const uint32_t *first;
+   {
+      SmallVector<uint32_t, 4> v(5, 7u); /* 20 bytes: the 32-byte class */
+      EXPECT_EQ(v.capacity(), 8u);
+      first = v.data();
+   }
+   SmallVector<uint32_t, 2> w{1, 2, 3, 4, 5, 6}; /* 24 bytes: the same class */
+   EXPECT_EQ(w.data(), first);
+   EXPECT_EQ(w.capacity(), 8u);
+   EXPECT_EQ(w[5], 6u);
+   Strings s; /* 32-byte elements: growth asks for 6 and gets the 256-byte class */
+   for (int i = 0; i < 8; i++)
+      s.push_back(item(i));
+   EXPECT_EQ(s.capacity(), 8u);
+   s.push_back(item(8)); /* 16 asked, 512 bytes */
+   EXPECT_EQ(s.capacity(), 16u);
+   EXPECT_EQ(as_std(s).back(), item(8));
+   /* Past the largest class a list takes exactly what it asks for. */
+   SmallVector<uint64_t, 1> big;
+   big.reserve(SvPool::kMaxBytes / sizeof(uint64_t) + 1);
+   EXPECT_EQ(big.capacity(), SvPool::kMaxBytes / sizeof(uint64_t) + 1);
+}
+
+TEST(SbSmallVector, PoolClassesCoverEachSizeOnce)
+{
+   EXPECT_EQ(SvPool::size_class(1), 0u);
+   EXPECT_EQ(SvPool::size_class(16), 0u);
+   EXPECT_EQ(SvPool::size_class(17), 1u);
+   EXPECT_EQ(SvPool::size_class(32), 1u);
+   EXPECT_EQ(SvPool::size_class(33), 2u);
+   EXPECT_EQ(SvPool::size_class(SvPool::kMaxBytes), SvPool::kClasses - 1);
+   for (size_t b = 1; b <= SvPool::kMaxBytes; b++) {
+      const unsigned c = SvPool::size_class(b);
+      ASSERT_GE(SvPool::class_bytes(c), b);
+      ASSERT_TRUE(c == 0 || SvPool::class_bytes(c - 1) < b);
+   }
+}
+
+/* More blocks than a class keeps: the rest go back to operator delete. */
+TEST(SbSmallVector, PoolKeepsABoundedNumber)
+{
+   const size_t n = SvPool::kKeptBytes / 32 + 100;
+   std::vector<SmallVector<uint32_t, 1>> lists(n);
+   for (size_t i = 0; i < n; i++)
+      lists[i].assign(5, uint32_t(i));
+   for (size_t i = 0; i < n; i++)
+      ASSERT_EQ(lists[i][4], uint32_t(i));
+   lists.clear();
+   SmallVector<uint32_t, 1> again(6, 3u);
+   EXPECT_EQ(again[5], 3u);
+}
+
+/* Lists made on one thread and freed on another, before and after the
+ * first thread ends (its pool is released then; valgrind and LSan see a
+ * leak if it is not). */
+TEST(SbSmallVector, ListsCrossThreads)
+{
+   Strings from_thread, outlives_thread;
+   std::thread t([&] {
+      Strings a;
+      for (int i = 0; i < 6; i++)
+         a.push_back(item(i));
+      from_thread = std::move(a);
+      Strings dropped(5, item(9)); /* kept by this thread's pool at its end */
+      outlives_thread.assign(7, item(8));
+   });
+   t.join();
+   EXPECT_EQ(as_std(from_thread).back(), item(5));
+   EXPECT_EQ(outlives_thread.size(), 7u);
+   from_thread = Strings{};
+   outlives_thread.clear();
+   outlives_thread.push_back(item(1));
+   EXPECT_EQ(as_std(outlives_thread), std::vector<std::string>{item(1)});
 }
 
 } // namespace
