@@ -1,13 +1,14 @@
 /*
  * The per-thread block cache (src/r600/sb/sb_block_cache.h): large blocks
  * come back to the next request that fits, best fit first, within the
- * cache's limits; small ones are never kept.
+ * cache's limits; small ones to the next request of their size class.
  */
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 #include "r600/sb/sb_block_cache.h"
 #include "r600/sb/sb_region_ir.h"
@@ -23,12 +24,35 @@ protected:
    void TearDown() override { block_cache_trim(); }
 };
 
-TEST_F(SbBlockCache, SmallBlocksAreNotKept)
+TEST_F(SbBlockCache, SmallBlocksAreKeptBySizeClass)
 {
    void *p = block_cache_allocate(kBig - 1);
+   EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
    std::memset(p, 0xab, kBig - 1);
    block_cache_free(p, kBig - 1);
    EXPECT_EQ(block_cache_stats().blocks, 0u);
+   EXPECT_EQ(block_cache_stats().small_blocks, 1u);
+   /* Another size of the class (kBig / 2 + 1 .. kBig - 1) gets it back. */
+   void *q = block_cache_allocate(kBig / 2 + 1);
+   EXPECT_EQ(q, p);
+   EXPECT_EQ(block_cache_stats().small_blocks, 0u);
+   /* One of the class below does not. */
+   void *r = block_cache_allocate(kBig / 2);
+   EXPECT_NE(r, p);
+   block_cache_free(q, kBig / 2 + 1);
+   block_cache_free(r, kBig / 2);
+   EXPECT_EQ(block_cache_stats().small_blocks, 2u);
+   /* Each class keeps a bounded number. */
+   std::vector<void *> many;
+   for (unsigned i = 0; i < kBlockCacheSmallKept + 3; i++) {
+      many.push_back(block_cache_allocate(100));
+      std::memset(many.back(), int(i), 100);
+   }
+   for (void *m : many)
+      block_cache_free(m, 100);
+   EXPECT_EQ(block_cache_stats().small_blocks, 2u + kBlockCacheSmallKept);
+   block_cache_trim();
+   EXPECT_EQ(block_cache_stats().small_blocks, 0u);
 }
 
 TEST_F(SbBlockCache, AFreedBlockServesTheNextRequestThatFits)

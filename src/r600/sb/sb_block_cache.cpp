@@ -1,13 +1,15 @@
 /*
- * The per-thread cache of large blocks (sb_block_cache.h).
+ * The per-thread cache of blocks (sb_block_cache.h).
  *
- * A cached block may be larger than the request it serves, so every large
- * block carries its real size in a header of kHeader bytes (which also
- * keeps the payload 64-byte aligned).
+ * A cached large block may be larger than the request it serves, so every
+ * large block carries its real size in a header of kHeader bytes (which
+ * also keeps the payload 64-byte aligned).  A small block is its size
+ * class's size, which its request names again when it is freed: no header.
  */
 #include "r600/sb/sb_block_cache.h"
 
 #include <array>
+#include <bit>
 
 namespace sbcc::r600::sb {
 
@@ -23,6 +25,24 @@ struct Slot {
 
 void release(char *block) noexcept { ::operator delete(block, kAlign); }
 
+/* Small blocks: kSmallMin << c bytes for class c, up to the first large
+ * request. */
+constexpr size_t kSmallMin = 64;
+constexpr unsigned small_class(size_t bytes)
+{
+   return bytes <= kSmallMin ? 0 : unsigned(std::bit_width((bytes - 1) / kSmallMin));
+}
+constexpr unsigned kSmallClasses = small_class(kBlockCacheMinBytes - 1) + 1;
+constexpr size_t small_bytes(unsigned c) { return kSmallMin << c; }
+
+struct SmallFree {
+   SmallFree *next;
+};
+struct SmallList {
+   SmallFree *head = nullptr;
+   unsigned count = 0;
+};
+
 /* Set once the thread's cache is destroyed: a block freed later (by
  * another thread_local object's destructor at thread exit) goes straight
  * back to the system. */
@@ -31,6 +51,7 @@ thread_local bool cache_gone = false;
 struct Cache {
    std::array<Slot, kBlockCacheSlots> slots{};
    size_t kept = 0;
+   std::array<SmallList, kSmallClasses> small{};
 
    ~Cache()
    {
@@ -46,6 +67,35 @@ struct Cache {
             s = Slot{};
          }
       kept = 0;
+      for (SmallList &l : small) {
+         while (SmallFree *f = l.head) {
+            l.head = f->next;
+            release(reinterpret_cast<char *>(f));
+         }
+         l.count = 0;
+      }
+   }
+
+   char *take_small(unsigned c) noexcept
+   {
+      SmallList &l = small[c];
+      SmallFree *f = l.head;
+      if (!f)
+         return nullptr;
+      l.head = f->next;
+      l.count--;
+      return reinterpret_cast<char *>(f);
+   }
+
+   void give_small(unsigned c, char *block) noexcept
+   {
+      SmallList &l = small[c];
+      if (l.count == kBlockCacheSmallKept) {
+         release(block);
+         return;
+      }
+      l.head = ::new (static_cast<void *>(block)) SmallFree{l.head};
+      l.count++;
    }
 
    /* The smallest kept block of at least `bytes`, taken out; or null. */
@@ -109,8 +159,11 @@ size_t &header_size(char *block) { return *reinterpret_cast<size_t *>(block); }
 
 void *block_cache_allocate(size_t bytes)
 {
-   if (bytes < kBlockCacheMinBytes)
-      return ::operator new(bytes, kAlign);
+   if (bytes < kBlockCacheMinBytes) {
+      const unsigned c = small_class(bytes);
+      char *block = cache_gone ? nullptr : cache().take_small(c);
+      return block ? block : ::operator new(small_bytes(c), kAlign);
+   }
    char *block = cache_gone ? nullptr : cache().take(bytes);
    if (!block) {
       block = static_cast<char *>(::operator new(kHeader + bytes, kAlign));
@@ -124,7 +177,10 @@ void block_cache_free(void *p, size_t bytes) noexcept
    if (!p)
       return;
    if (bytes < kBlockCacheMinBytes) {
-      ::operator delete(p, kAlign);
+      if (cache_gone)
+         release(static_cast<char *>(p));
+      else
+         cache().give_small(small_class(bytes), static_cast<char *>(p));
       return;
    }
    char *block = static_cast<char *>(p) - kHeader;
@@ -142,6 +198,8 @@ BlockCacheStats block_cache_stats()
          st.blocks++;
          st.bytes += s.bytes;
       }
+   for (const SmallList &l : cache().small)
+      st.small_blocks += l.count;
    return st;
 }
 

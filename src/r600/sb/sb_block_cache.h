@@ -7,8 +7,11 @@
  * the kernel.  On a big shader those faults were most of ra_split's time
  * and a third of the whole pipeline.  Blocks from here are cached per
  * thread when freed (up to kBlockCacheSlots blocks and kBlockCacheBytes
- * in all) and handed out again, best fit first; small requests go to
- * operator new unchanged.  The cache is freed when the thread ends.
+ * in all) and handed out again, best fit first.  Smaller requests (a
+ * small shader's node blocks and tables) are kept too, in power-of-two
+ * classes of up to kBlockCacheSmallKept blocks each: glibc serves a
+ * 64-byte aligned block through memalign, over a thousand instructions
+ * for a node block.  The cache is freed when the thread ends.
  *
  * Owns: nothing but its blocks.  May call: operator new/delete only.
  */
@@ -21,8 +24,10 @@
 
 namespace sbcc::r600::sb {
 
-/* Requests below this size are plain operator new. */
+/* Requests below this size are kept by size class, not best fit. */
 constexpr size_t kBlockCacheMinBytes = size_t(64) << 10;
+/* Blocks kept per small size class at most. */
+constexpr unsigned kBlockCacheSmallKept = 8;
 /* What one thread keeps between shaders at most. */
 constexpr size_t kBlockCacheBytes = size_t(96) << 20;
 constexpr unsigned kBlockCacheSlots = 64;
@@ -34,8 +39,9 @@ void block_cache_free(void *p, size_t bytes) noexcept;
 
 /* Blocks the calling thread keeps now, and their bytes (for tests). */
 struct BlockCacheStats {
-   unsigned blocks = 0;
+   unsigned blocks = 0; /* large ones */
    size_t bytes = 0;
+   unsigned small_blocks = 0;
 };
 BlockCacheStats block_cache_stats();
 /* Frees what the calling thread keeps (tests; a driver may call it when it
