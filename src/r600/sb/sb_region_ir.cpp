@@ -27,22 +27,15 @@ void Value::copy_rel_parts(const Value &o)
 /* Nodes live as long as the shader and are never freed one by one, so
  * they come in blocks: one allocation per block instead of one per node
  * (the parser alone makes one per ALU instruction and group). */
-Node *RegionShader::create(NodeKind kind)
+void RegionShader::new_node_block()
 {
-   if (node_blocks.empty() || node_block_used == node_block_capacity(node_blocks.size() - 1)) {
-      if (!node_blocks.empty())
-         nodes_in_full_blocks += node_block_used;
-      const size_t cap = node_block_capacity(node_blocks.size());
-      node_blocks.reserve(node_blocks.size() + 1);
-      node_blocks.push_back(static_cast<Node *>(block_cache_allocate(cap * sizeof(Node))));
-      node_block_used = 0;
-   }
-   /* Default- rather than value-initialized: every member has its initializer,
-    * and value-initialization would first zero the operands' inline storage. */
-   Node *n = ::new (static_cast<void *>(node_blocks.back() + node_block_used)) Node;
-   node_block_used++;
-   n->kind = kind;
-   return n;
+   if (!node_blocks.empty())
+      nodes_in_full_blocks += size_t(node_next - node_blocks.back());
+   const size_t cap = node_block_capacity(node_blocks.size());
+   node_blocks.reserve(node_blocks.size() + 1); /* no throw once the block is taken */
+   node_blocks.push_back(static_cast<Node *>(block_cache_allocate(cap * sizeof(Node))));
+   node_next = node_blocks.back();
+   node_end = node_next + cap;
 }
 
 RegionShader::~RegionShader()
@@ -50,7 +43,7 @@ RegionShader::~RegionShader()
    for (size_t b = 0; b < node_blocks.size(); b++) {
       Node *block = node_blocks[b];
       const size_t cap = node_block_capacity(b);
-      const size_t used = b + 1 == node_blocks.size() ? node_block_used : cap;
+      const size_t used = b + 1 == node_blocks.size() ? size_t(node_next - block) : cap;
       std::destroy(block, block + used);
       block_cache_free(block, cap * sizeof(Node));
    }

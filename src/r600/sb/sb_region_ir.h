@@ -15,6 +15,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -285,8 +286,11 @@ struct RegionShader {
    {
       return kNodeBlock << (b < kNodeBlockGrowth ? b : kNodeBlockGrowth);
    }
-   std::vector<Node *> node_blocks; /* raw storage for node_block_capacity(index) nodes */
-   size_t node_block_used = 0;      /* nodes constructed in node_blocks.back() */
+   /* Raw storage for node_block_capacity(index) nodes each: a small
+    * shader's few in the list itself. */
+   SmallVector<Node *, 4> node_blocks;
+   Node *node_next = nullptr;       /* where create() constructs the next node */
+   Node *node_end = nullptr;        /* the end of node_blocks.back() */
    size_t nodes_in_full_blocks = 0; /* in every block but the last */
 
    RegionShader() = default;
@@ -295,7 +299,11 @@ struct RegionShader {
    ~RegionShader();
    /* Every node create() has handed out (removed ones included): a bound
     * for per-node tables indexed by a pass's own numbering. */
-   size_t node_count() const { return nodes_in_full_blocks + node_block_used; }
+   size_t node_count() const
+   {
+      return nodes_in_full_blocks +
+             (node_blocks.empty() ? 0 : size_t(node_next - node_blocks.back()));
+   }
    /* The GPR arrays relative addressing may reach (from RegionParseOptions).
     * Every variable inside them keeps its register: RA precolours them. */
    std::vector<RelArray> arrays;
@@ -312,7 +320,20 @@ struct RegionShader {
    std::deque<RegionData> region_data; /* one per create_region() */
    AluInstr *new_alu(AluOp op);
 
-   Node *create(NodeKind kind);
+   /* Inline: every pass that adds instructions calls it per node, and the
+    * block's end is a pointer compare. */
+   Node *create(NodeKind kind)
+   {
+      if (node_next == node_end)
+         new_node_block();
+      /* Default- rather than value-initialized: every member has its
+       * initializer, and value-initialization would first zero the
+       * operands' inline storage. */
+      Node *n = ::new (static_cast<void *>(node_next)) Node;
+      node_next++;
+      n->kind = kind;
+      return n;
+   }
    Node *create_region(bool loop);
    /* The variable of a register channel or other storage, made on first
     * use.  GPR channels are most operands, of every instruction a parse
@@ -328,6 +349,7 @@ struct RegionShader {
       return var_id_slow(kind, index, chan);
    }
    int var_id_slow(VarKind kind, unsigned index, unsigned chan);
+   void new_node_block();
    /* var_id's tables: GPR channels R0..R127 by index * 4 + chan (-1: none
     * yet), every other variable in the map. */
    static constexpr unsigned kFastGprs = 128;
