@@ -10,6 +10,8 @@
 
 namespace sbcc::r600::sb::region {
 
+void Value::RelPartsDeleter::operator()(RelParts *p) const { delete p; }
+
 void Value::copy_rel_parts(const Value &o)
 {
    if (this == &o)

@@ -109,8 +109,10 @@ struct Value {
  private:
    /* The parts relative accesses have, in one block that other values do
     * not pay for: Values are copied and destroyed in every pass.  RelParts
-    * holds Values, so it is incomplete here: the deleter (and rel_addr) are
-    * defined after it. */
+    * holds Values, so it is incomplete here: rel_addr is defined after it.
+    * The deleter is out of line: inline, its recursion through RelParts'
+    * Values kept the compiler from inlining ~unique_ptr, so destroying any
+    * Value was a call. */
    struct RelPartsDeleter {
       void operator()(RelParts *p) const;
    };
@@ -126,7 +128,6 @@ struct RelParts {
 };
 
 inline Value::~Value() = default;
-inline void Value::RelPartsDeleter::operator()(RelParts *p) const { delete p; }
 inline Value *Value::rel_addr() const { return rel_->addr.get(); }
 inline std::span<Value> Value::mayuse()
 {
