@@ -61,10 +61,16 @@ Node *RegionShader::create_region(bool loop)
    return r;
 }
 
+/* A shader's variables: most need no more, so the list is not grown
+ * from one entry by doubling (and copied each time). */
+constexpr size_t kFirstVars = 256;
+
 /* Out of line, so that var_id's inline table read does not pay on every
  * call for saving the registers the rest needs. */
 [[gnu::noinline]] int RegionShader::var_id_slow(VarKind kind, unsigned index, unsigned chan)
 {
+   if (vars.capacity() == 0)
+      vars.reserve(kFirstVars);
    if (kind == VarKind::Gpr && index < kFastGprs && chan < 4) {
       if (gpr_var.empty())
          gpr_var.assign(kFastGprs * 4, -1);
@@ -84,6 +90,15 @@ Node *RegionShader::create_region(bool loop)
       }
       if (index < vars.size() && vars[index].kind == VarKind::Temp && vars[index].index == index)
          return int(index);
+   }
+   static_assert(unsigned(VarKind::ExecMask) == 4 && unsigned(VarKind::AddrReg) == 1);
+   if (kind >= VarKind::AddrReg && kind <= VarKind::ExecMask && index == 0 && chan < 4) {
+      unsigned &slot = special_var[(unsigned(kind) - 1) * 4 + chan];
+      if (!slot) {
+         vars.push_back(Var{kind, index, chan});
+         slot = unsigned(vars.size());
+      }
+      return int(slot - 1);
    }
    auto key = std::make_tuple(int(kind), index, chan);
    auto it = var_map.find(key);

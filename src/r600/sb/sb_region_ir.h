@@ -352,9 +352,13 @@ struct RegionShader {
    int var_id_slow(VarKind kind, unsigned index, unsigned chan);
    void new_node_block();
    /* var_id's tables: GPR channels R0..R127 by index * 4 + chan (-1: none
-    * yet), every other variable in the map. */
+    * yet); AR, aL, the predicate and the exec mask (index 0) by
+    * (kind - 1) * 4 + chan, as id + 1 (0: none yet), which nearly every
+    * shader names and a map would allocate for; every other variable in
+    * the map. */
    static constexpr unsigned kFastGprs = 128;
    std::vector<int> gpr_var;
+   unsigned special_var[4 * 4] = {};
    std::map<std::tuple<int, unsigned, unsigned>, int> var_map;
 
    /* A fresh SSA value (a new Temp variable at version 1), for results of
