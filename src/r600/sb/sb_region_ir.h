@@ -24,6 +24,7 @@
 
 #include "common/diag.h"
 #include "r600/r600_bytecode.h"
+#include "r600/sb/sb_block_cache.h"
 #include "r600/sb/sb_small_vector.h"
 
 namespace sbcc::r600::sb::region {
@@ -272,7 +273,9 @@ struct RegionShader {
    ChipClass chip = ChipClass::Evergreen;
    const Program *prog = nullptr;
    Node *root = nullptr;
-   std::vector<Var> vars;
+   /* From the thread's block cache, like gpr_var: glibc serves blocks of
+    * a few KiB through its slow paths, every shader. */
+   CachedVector<Var> vars;
    std::vector<Node *> regions; /* by Region::id; a region a pass removed from the
                                  * tree stays here with no children, phis or departs */
    /* create() takes nodes from blocks, constructing each only when it is
@@ -357,7 +360,7 @@ struct RegionShader {
     * shader names and a map would allocate for; every other variable in
     * the map. */
    static constexpr unsigned kFastGprs = 128;
-   std::vector<int> gpr_var;
+   CachedVector<int> gpr_var;
    unsigned special_var[4 * 4] = {};
    std::map<std::tuple<int, unsigned, unsigned>, int> var_map;
 
