@@ -582,6 +582,9 @@ template <class Key, class Hash> class ScopedTable {
 
 struct Gvn {
    RegionShader &sh;
+   /* Looked up once per run, not behind a function-local static's guard
+    * in a call per instruction. */
+   const RulesByOp &by_op = rules_by_op();
    /* By value_id: what uses of a MOV result read instead. */
    /* An index into `copies`, -1 for none: a flat table of 4-byte entries
     * instead of an optional<Value> (~100 bytes) per value to construct and
@@ -859,12 +862,12 @@ struct Gvn {
     * look at its op and operands: so for most instructions (MOVs, and ops
     * whose every rule needs a constant operand they do not have).  Asked
     * for every instruction, inline; simplify is a call. */
-   static bool may_simplify(const Node *a)
+   bool may_simplify(const Node *a) const
    {
       const AluOp op = a->alu->op;
       if (op == AluOp::MOV)
          return false;
-      const uint8_t needs = rules_by_op().needs[unsigned(op)];
+      const uint8_t needs = by_op.needs[unsigned(op)];
       if (needs == RulesByOp::kAnything)
          return true;
       /* Folding needs every operand constant, a rule at least one. */
@@ -917,7 +920,6 @@ struct Gvn {
 
       if (mods && !keep_mods)
          return false;
-      const RulesByOp &by_op = rules_by_op();
       const unsigned first = by_op.first[unsigned(op)], count = by_op.count[unsigned(op)];
       if (!count)
          return false; /* most ops: no rule, and no commutativity to ask */
