@@ -316,8 +316,12 @@ struct RulesByOp {
     * has no rule, so only folding, which needs every operand constant,
     * can simplify it; kNeedsConst when every rule needs a constant
     * operand (MUL, ADD, MULADD: most instructions), so an instruction
-    * with none stays as it is.  may_simplify tells from these. */
-   enum : uint8_t { kAnything, kFoldOnly, kNeedsConst };
+    * with none stays as it is.  For any op, kSamePair when every rule
+    * needs the operands at same_a and same_b to be the same: then an
+    * instruction with no constant operand (which folding and a select's
+    * constant condition need) and two different ones there stays as it
+    * is (the selects).  may_simplify tells from these. */
+   enum : uint8_t { kAnything, kFoldOnly, kNeedsConst, kSamePair };
    std::array<uint8_t, kNumAluOps> needs;
 
    /* Two positions below `nsrc` that rule `r` captures with one letter,
@@ -351,10 +355,6 @@ struct RulesByOp {
          bool all_need_const = true;
          for (unsigned k = first[o]; k < order.size(); k++)
             all_need_const = all_need_const && needs_const[k];
-         needs[o] = alu_op_info(AluOp(o)).flags & AF_CMOV ? kAnything
-                    : !count[o]                            ? kFoldOnly
-                    : all_need_const                       ? kNeedsConst
-                                                           : kAnything;
          /* Only the positions match_rule reads. */
          const unsigned nsrc = std::min(unsigned(alu_op_info(AluOp(o)).num_src), 3u);
          int pair = count[o] ? same_pair(kRules[order[first[o]]], nsrc) : -1;
@@ -365,6 +365,11 @@ struct RulesByOp {
             same_a[o] = int8_t(pair / 4);
             same_b[o] = int8_t(pair % 4);
          }
+         const bool select = alu_op_info(AluOp(o)).flags & AF_CMOV;
+         needs[o] = !select && !count[o]       ? kFoldOnly
+                    : !select && all_need_const ? kNeedsConst
+                    : pair >= 0                 ? kSamePair
+                                                : kAnything;
       }
    }
 };
@@ -858,10 +863,26 @@ struct Gvn {
       return true;
    }
 
+   /* Whether the operands at the op's same_a and same_b positions, as
+    * match_rule reads them unswapped or (commutative ops) swapped, are
+    * the same; true for an op without such a pair. */
+   bool same_pair_holds(const Node *a, bool comm) const
+   {
+      const AluOp op = a->alu->op;
+      const int pa = by_op.same_a[unsigned(op)];
+      if (pa < 0)
+         return true;
+      const int pb = by_op.same_b[unsigned(op)];
+      const auto swapped = [](int i) { return i < 2 ? 1 - i : i; };
+      return same_operand(a->src[pa], a->src[pb]) ||
+             (comm && same_operand(a->src[swapped(pa)], a->src[swapped(pb)]));
+   }
+
    /* False when simplify would leave the instruction as it is, from a
-    * look at its op and operands: so for most instructions (MOVs, and ops
-    * whose every rule needs a constant operand they do not have).  Asked
-    * for every instruction, inline; simplify is a call. */
+    * look at its op and operands: so for most instructions (MOVs, ops
+    * whose every rule needs a constant operand they do not have, and
+    * selects of two different values).  Asked for every instruction,
+    * inline; simplify is a call. */
    bool may_simplify(const Node *a) const
    {
       const AluOp op = a->alu->op;
@@ -875,6 +896,8 @@ struct Gvn {
       unsigned consts = 0;
       for (unsigned i = 0; i < nsrc; i++)
          consts += const_bits(a->src[i]).has_value();
+      if (needs == RulesByOp::kSamePair)
+         return consts > 0 || nsrc == 0 || same_pair_holds(a, commutative(sh.chip, op));
       return needs == RulesByOp::kFoldOnly ? consts == nsrc : consts > 0 || nsrc == 0;
    }
 
@@ -924,14 +947,8 @@ struct Gvn {
       if (!count)
          return false; /* most ops: no rule, and no commutativity to ask */
       const bool comm = commutative(sh.chip, op);
-      if (const int pa = by_op.same_a[unsigned(op)]; pa >= 0) {
-         /* The operands match_rule reads there, unswapped and swapped. */
-         const int pb = by_op.same_b[unsigned(op)];
-         const auto swapped = [](int i) { return i < 2 ? 1 - i : i; };
-         if (!same_operand(a->src[pa], a->src[pb]) &&
-             !(comm && same_operand(a->src[swapped(pa)], a->src[swapped(pb)])))
-            return false;
-      }
+      if (!same_pair_holds(a, comm))
+         return false;
       ValueList &out = rule_out;
       for (unsigned ri = first; ri < first + count; ri++) {
          if (!any_const && by_op.needs_const[ri])
