@@ -492,14 +492,40 @@ struct Converter {
       index(sh.root);
    }
 
-   /* uses, copies and span in one preorder walk. */
-   void index(const Node *n)
+   /* index() of the node itself, not of what it holds; its position. */
+   [[gnu::always_inline]] unsigned index_node(const Node *n)
    {
       const unsigned pos = order++;
       for (const Value &s : n->src)
          count_uses(s);
       if (is_plain_copy(n))
          note_copy(n->dst[0], n, pos);
+      return pos;
+   }
+
+   /* uses, copies and span in one preorder walk.  A clause's groups and
+    * their instructions, most of the tree, are walked in loops rather
+    * than by a call each. */
+   void index(const Node *n)
+   {
+      if (n->kind == NodeKind::Cf) {
+         index_node(n);
+         for (const Node *g : n->children) {
+            if (g->region_data) {
+               index(g);
+               continue;
+            }
+            index_node(g);
+            for (const Node *a : g->children) {
+               if (a->region_data || !a->children.empty())
+                  index(a);
+               else
+                  index_node(a);
+            }
+         }
+         return;
+      }
+      const unsigned pos = index_node(n);
       if (n->region_data)
          for (const Node *p : n->region().loop_phi)
             index(p);
