@@ -380,8 +380,27 @@ const RulesByOp &rules_by_op()
    return by_op;
 }
 
-/* Matches r against the instruction's operands, with the first two
- * swapped when `swap` (commutative ops): an index mapping rather than a
+/* The constant patterns ('f', 'i') of rule r against the instruction's
+ * operands, by their const_bits `bits`, the first two swapped when `swap`
+ * (commutative ops).  Most rules tried fail here (a MUL by a constant
+ * other than 0 or +-1), so this part is inline, before match_rule. */
+inline bool consts_match(const Rule &r, const std::optional<uint32_t> *bits, unsigned nsrc,
+                         bool swap)
+{
+   for (unsigned i = 0; i < nsrc; i++) {
+      const Pat &p = r.in[i];
+      if (p.kind != 'f' && p.kind != 'i')
+         continue;
+      const std::optional<uint32_t> &b = bits[swap && i < 2 ? 1 - i : i];
+      if (!b || (p.kind == 'i' ? *b != p.bits : u2f(*b) != u2f(p.bits)))
+         return false;
+   }
+   return true;
+}
+
+/* Matches the rest of r (its captures) against the instruction's
+ * operands, for a rule whose constant patterns consts_match accepted in
+ * the same order: swapped when `swap`, an index mapping rather than a
  * swapped copy of the operand vector, which cost two allocations per rule
  * tried.  The replacement's operands go to `out` (reused scratch). */
 bool match_rule(const Rule &r, const ValueList &src, unsigned nsrc, bool swap,
@@ -391,21 +410,15 @@ bool match_rule(const Rule &r, const ValueList &src, unsigned nsrc, bool swap,
    for (unsigned i = 0; i < nsrc; i++) {
       const Pat &p = r.in[i];
       const Value &v = src[swap && i < 2 ? 1 - i : i];
-      if (p.kind == 'f' || p.kind == 'i') {
-         auto b = const_bits(v);
-         if (!b)
-            return false;
-         if (p.kind == 'i' ? *b != p.bits : u2f(*b) != u2f(p.bits))
-            return false;
-      } else if (p.kind >= 'a' && p.kind <= 'c') {
-         const Value *&c = cap[p.kind - 'a'];
-         if (c && !same_operand(*c, v))
-            return false;
-         if (!c)
-            c = &v;
-      } else {
+      if (p.kind == 'f' || p.kind == 'i')
+         continue; /* consts_match's part */
+      if (p.kind < 'a' || p.kind > 'c')
          return false;
-      }
+      const Value *&c = cap[p.kind - 'a'];
+      if (c && !same_operand(*c, v))
+         return false;
+      if (!c)
+         c = &v;
    }
    const unsigned nout = alu_op_info(r.to).num_src;
    out.clear();
@@ -914,9 +927,10 @@ struct Gvn {
 
       /* All operands constant: evaluate as the emulator does. */
       uint32_t k[3] = {};
+      std::optional<uint32_t> bits[3];
       bool all_const = true, any_const = false;
       for (unsigned i = 0; i < nsrc; i++) {
-         auto b = const_bits(a->src[i]);
+         const std::optional<uint32_t> b = bits[i] = const_bits(a->src[i]);
          all_const = all_const && b;
          any_const = any_const || b;
          if (b)
@@ -932,7 +946,7 @@ struct Gvn {
 
       /* A select on a constant condition is a copy of one side. */
       if (alu_op_info(op).flags & AF_CMOV) {
-         auto cond = const_bits(a->src[0]);
+         const std::optional<uint32_t> &cond = bits[0];
          emu::SlotResult r;
          if (cond && (keep_mods || !mods) && emu::alu_eval(sh.chip, op, *cond, 0, 1, r)) {
             const Value pick = a->src[r.value == 0 ? 1 : 2];
@@ -954,9 +968,9 @@ struct Gvn {
          if (!any_const && by_op.needs_const[ri])
             continue;
          const Rule &r = kRules[by_op.order[ri]];
-         bool hit = match_rule(r, a->src, nsrc, false, out);
+         bool hit = consts_match(r, bits, nsrc, false) && match_rule(r, a->src, nsrc, false, out);
          if (!hit && comm)
-            hit = match_rule(r, a->src, nsrc, true, out);
+            hit = consts_match(r, bits, nsrc, true) && match_rule(r, a->src, nsrc, true, out);
          if (!hit)
             continue;
          /* Abs cannot be encoded on op3 operands. */
