@@ -27,7 +27,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "common/exec.h"
@@ -445,12 +444,18 @@ bool match_rule(const Rule &r, const ValueList &src, unsigned nsrc, bool swap,
 struct OperandKey {
    char tag = 0; /* 'k' constant bits, 'c' kcache, 'v' SSA value */
    bool neg = false, abs = false;
+   uint8_t pad = 0; /* no indeterminate byte: words() reads every one */
    uint32_t a = 0, b = 0, c = 0;
 
-   auto tie() const { return std::tie(tag, neg, abs, a, b, c); }
-   bool operator==(const OperandKey &o) const { return tie() == o.tie(); }
-   bool operator<(const OperandKey &o) const { return tie() < o.tie(); }
+   /* The key as two words, which compare and hash it in two steps rather
+    * than field by field.  Their order is not the fields' order, but any
+    * total order serves: it only puts commutative operands in a canonical
+    * order, and keys are only ever compared for equality. */
+   std::array<uint64_t, 2> words() const { return std::bit_cast<std::array<uint64_t, 2>>(*this); }
+   bool operator==(const OperandKey &o) const { return words() == o.words(); }
+   bool operator<(const OperandKey &o) const { return words() < o.words(); }
 };
+static_assert(sizeof(OperandKey) == 16);
 
 struct ValueKey {
    uint32_t op = 0;
@@ -468,9 +473,8 @@ struct ValueKey {
 
 uint64_t mix_operand(uint64_t h, const OperandKey &o)
 {
-   uint64_t x = uint64_t(uint8_t(o.tag)) | uint64_t(o.neg) << 8 | uint64_t(o.abs) << 9;
-   x ^= uint64_t(o.a) << 10 ^ uint64_t(o.b) << 29 ^ uint64_t(o.c) << 45;
-   h = (h ^ x) * 0x9e3779b97f4a7c15ull;
+   const std::array<uint64_t, 2> w = o.words();
+   h = (h ^ w[0] ^ std::rotl(w[1], 21)) * 0x9e3779b97f4a7c15ull;
    return h ^ (h >> 29);
 }
 
