@@ -765,7 +765,8 @@ struct Gvn {
    {
       const unsigned nsrc = alu_op_info(a->alu->op).num_src;
       const bool op3 = alu_is_op3(a->alu->op);
-      for (unsigned i = 0; i < nsrc && i < a->src.size(); i++) {
+      const unsigned n = std::min<unsigned>(nsrc, unsigned(a->src.size()));
+      for (unsigned i = 0; i < n; i++) {
          /* Chains resolve in one step: a copy's source was itself rewritten
           * before the copy was recorded. */
          const Value *c = lookup_copy(a->src[i]);
@@ -815,9 +816,10 @@ struct Gvn {
          const Node *a = g->children[k];
          if (a->kind != NodeKind::Alu)
             continue;
-         const unsigned nsrc = alu_op_info(a->alu->op).num_src;
-         for (unsigned i = 0; i < nsrc && i < a->src.size(); i++)
-            if (lookup_copy(a->src[i]))
+         const Value *src = a->src.data();
+         const size_t n = std::min<size_t>(alu_op_info(a->alu->op).num_src, a->src.size());
+         for (size_t i = 0; i < n; i++)
+            if (lookup_copy(src[i]))
                return k;
       }
       return g->children.size();
