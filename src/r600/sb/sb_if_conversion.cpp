@@ -429,6 +429,8 @@ struct Converter {
    std::vector<unsigned> renamed_var_version;
    bool same_as_any = false; /* for the if being converted */
    NodeList spare_list; /* run()'s rebuilt children list */
+   /* try_convert's select operands (then, else), kept for their storage. */
+   std::vector<std::pair<const Value *, const Value *>> sel_src;
    /* GroupInfo of the groups checked so far; a group's Node::scratch is its
     * index + 1.  Scratch is left over from earlier passes until then, so an
     * entry counts only when it names the group: nothing clears the tree. */
@@ -963,23 +965,23 @@ struct Converter {
             return v;
          return c->first->src[0];
       };
-      unsigned const_copies = 0;
-      for (const Node *phi : rd.phi)
-         const_copies += phi->src[0].kind == ValueKind::Var &&
-                         through_copy(phi->src[0]).kind != ValueKind::Var;
-      const bool constants = const_copies >= kMinConstCopies;
       /* then, else: operands of the phis or of copies on the sides, which
-       * stay in place until the selects are built. */
-      std::vector<std::pair<const Value *, const Value *>> sel_src;
-      sel_src.reserve(rd.phi.size());
+       * stay in place until the selects are built.  First what the copies
+       * give, then the choice that needs const_copies. */
+      sel_src.clear();
+      unsigned const_copies = 0;
       for (const Node *phi : rd.phi) {
          const Value *then_v = &through_copy(phi->src[0]);
-         const Value *else_v = &through_copy(phi->src[1]);
+         const_copies += phi->src[0].kind == ValueKind::Var && then_v->kind != ValueKind::Var;
+         sel_src.emplace_back(then_v, &through_copy(phi->src[1]));
+      }
+      const bool constants = const_copies >= kMinConstCopies;
+      for (size_t k = 0; k < rd.phi.size(); k++) {
+         const Value *&then_v = sel_src[k].first, *&else_v = sel_src[k].second;
          if (!constants && then_v->kind != ValueKind::Var && else_v->kind == ValueKind::Var)
-            then_v = &phi->src[0];
+            then_v = &rd.phi[k]->src[0];
          if (!constants && else_v->kind != ValueKind::Var && then_v->kind == ValueKind::Var)
-            else_v = &phi->src[1];
-         sel_src.emplace_back(then_v, else_v);
+            else_v = &rd.phi[k]->src[1];
       }
 
       /* The condition as a value.  An integer compare against zero (what
