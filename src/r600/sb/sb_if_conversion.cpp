@@ -1042,12 +1042,18 @@ struct Converter {
                alu_to = nullptr;
                continue;
             }
-            for (Node *g : nodes[i]->children) {
-               if (!alu_to)
-                  new_clause(nodes[i]->cf_index);
-               alu_to->children.push_back(g);
-               left--;
-            }
+            const NodeList &groups = nodes[i]->children;
+            if (groups.empty())
+               continue;
+            if (!alu_to)
+               new_clause(nodes[i]->cf_index);
+            /* A clause's groups in one copy, not a push_back each: in a
+             * chain of if/else-if each level moves all of its ELSE side. */
+            NodeList &to = alu_to->children;
+            const size_t at = to.size();
+            to.resize(at + groups.size());
+            std::copy(groups.begin(), groups.end(), to.begin() + long(at));
+            left -= groups.size();
          }
       };
       /* cfn takes (at most) every group of both sides and the selects:
