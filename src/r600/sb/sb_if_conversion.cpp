@@ -286,7 +286,7 @@ bool same_work(const Node *a, const Node *b)
  * the same bit, so an ELSE instruction whose bit no THEN instruction set
  * needs no work_hash (cheaper than work_hash, and most candidates of a
  * common op such as MUL read other values than THEN's). */
-inline uint64_t work_bit(const Node *a)
+[[gnu::always_inline]] inline uint64_t work_bit(const Node *a)
 {
    uint64_t x = uint64_t(a->alu->op);
    if (!a->src.empty()) {
@@ -847,6 +847,9 @@ struct Converter {
        * this every level would hash all of it. */
       then_op_gen++;
       uint64_t then_bits = 0;
+      /* Every op has an entry: the ELSE scan tests without a bound. */
+      if (then_op_mark.empty())
+         then_op_mark.assign(kNumAluOps, 0);
       if (else_cost.alu)
          for (const Node *cf : dep_then->children)
             for (const Node *g : cf->children)
@@ -855,10 +858,7 @@ struct Converter {
                   for (const Node *a : g->children)
                      if (uint64_t h; work_hash(a, h)) {
                         then_work.push_back({h, uint32_t(then_work.size()), a});
-                        const size_t op = size_t(a->alu->op);
-                        if (then_op_mark.size() <= op)
-                           then_op_mark.resize(op + 1, 0);
-                        then_op_mark[op] = then_op_gen;
+                        then_op_mark[size_t(a->alu->op)] = then_op_gen;
                         then_bits |= work_bit(a);
                      }
       /* Of THEN instructions doing the same work, the first is the one
@@ -904,18 +904,22 @@ struct Converter {
          for (Node *g : dep_else->children[i]->children) {
             if (g->kind != NodeKind::AluGroup)
                continue; /* a fetch: its operands are not renamed */
-            /* (A group of one instruction is never whole: no lookup.) */
-            const bool whole =
-               (g->children.size() > 1 && group_info(g).whole) || !kShareSideWork;
+            /* Whether the group must stay whole, asked only once one of its
+             * instructions could match (-1 until then).  A group of one
+             * instruction is never whole: no lookup. */
+            int whole = !kShareSideWork ? 1 : g->children.size() > 1 ? -1 : 0;
             for (Node *a : g->children) {
                if (same_as_any)
                   for (Value &v : a->src)
                      if (may_rename(v))
                         rename(v);
-               if (whole || a->kind != NodeKind::Alu || !a->alu ||
-                   size_t(a->alu->op) >= then_op_mark.size() ||
+               if (a->kind != NodeKind::Alu || !a->alu ||
                    then_op_mark[size_t(a->alu->op)] != then_op_gen ||
                    !(then_bits & work_bit(a)))
+                  continue;
+               if (whole < 0)
+                  whole = group_info(g).whole;
+               if (whole)
                   continue;
                if (uint64_t h; work_hash(a, h))
                   if (const Node *t_node = then_same(a, h)) {
