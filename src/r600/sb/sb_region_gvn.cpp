@@ -516,39 +516,32 @@ struct DotKeyHash {
  * compares a key only when the hashes agree. */
 template <class Key, class Hash> class ScopedTable {
  public:
-   /* `hash` is Hash{}(k): a key looked up and then inserted is hashed once.
-    * Entries from the `visible`-th on are not found. */
-   const Value *find(const Key &k, size_t hash, size_t visible = SIZE_MAX) const
+   /* The value of key k, or nullptr; then, when `add` is given, the key
+    * goes in with that value: one probe for the lookup and the insertion.
+    * `hash` is Hash{}(k).  Entries from the `visible`-th on are not found,
+    * and a key among them is not added again. */
+   const Value *find_or_add(const Key &k, size_t hash, size_t visible, const Value *add)
    {
+      if (add && (vals_.size() + 1) * 2 > slots_.size())
+         grow();
       if (slots_.empty())
          return nullptr;
       const uint32_t h32 = uint32_t(hash);
-      for (size_t h = h32 & mask_;; h = (h + 1) & mask_) {
+      size_t h = h32 & mask_;
+      for (; slots_[h].entry >= 0; h = (h + 1) & mask_) {
          const Slot &sl = slots_[h];
-         if (sl.entry < 0)
-            return nullptr;
          /* Keys are unique: no other entry can match. */
          if (sl.hash == h32 && keys_[sl.entry] == k)
             return size_t(sl.entry) < visible ? &vals_[sl.entry] : nullptr;
       }
-   }
-
-   /* False (and no change) when the key is present. */
-   bool insert(const Key &k, size_t hash, const Value &v)
-   {
-      if ((vals_.size() + 1) * 2 > slots_.size())
-         grow();
-      const uint32_t h32 = uint32_t(hash);
-      size_t h = h32 & mask_;
-      for (; slots_[h].entry >= 0; h = (h + 1) & mask_)
-         if (slots_[h].hash == h32 && keys_[slots_[h].entry] == k)
-            return false;
-      slots_[h].hash = h32;
-      slots_[h].entry = int32_t(vals_.size());
-      keys_.push_back(k);
-      vals_.push_back(v);
-      where_.push_back(uint32_t(h));
-      return true;
+      if (add) {
+         slots_[h].hash = h32;
+         slots_[h].entry = int32_t(vals_.size());
+         keys_.push_back(k);
+         vals_.push_back(*add);
+         where_.push_back(uint32_t(h));
+      }
+      return nullptr;
    }
 
    size_t size() const { return vals_.size(); }
@@ -1110,14 +1103,13 @@ struct Gvn {
       if (!dot_key(g, written, key))
          return false;
       const size_t hash = DotKeyHash{}(key);
-      if (const Value *first = dot_table.find(key, hash)) {
+      if (const Value *first = dot_table.find_or_add(key, hash, SIZE_MAX, &written->dst[0])) {
          /* The key holds the written slot's clamp/omod: the earlier
           * result has them applied already. */
          replace(written, AluOp::MOV, *first, false);
          g->children = {written};
          return true;
       }
-      dot_table.insert(key, hash, written->dst[0]);
       return false;
    }
 
@@ -1161,16 +1153,13 @@ struct Gvn {
          ValueKey key;
          if (!value_key(a, key))
             continue;
-         const size_t hash = ValueKeyHash{}(key);
-         if (const Value *first = table.find(key, hash, visible)) {
-            replace(a, AluOp::MOV, *first, false);
-            continue;
-         }
          /* Array elements keep their register; their values must not be
           * read elsewhere in place of a recomputation. */
          const Value &d = a->dst[0];
-         if (!in_array(d.var))
-            table.insert(key, hash, d);
+         const size_t hash = ValueKeyHash{}(key);
+         if (const Value *first =
+                table.find_or_add(key, hash, visible, in_array(d.var) ? nullptr : &d))
+            replace(a, AluOp::MOV, *first, false);
       }
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
