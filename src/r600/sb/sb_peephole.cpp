@@ -59,7 +59,12 @@ bool is_zero(const Value &v, bool float_test)
 
 struct Peephole {
    RegionShader &sh;
-   std::vector<const Node *> def; /* by value_id: the plain SETcc defining it */
+   /* By value_id below `values`: the plain SETcc defining it.  The table
+    * is kept with the thread and may be longer; the ids set are listed in
+    * `noted`, so that only those are cleared again. */
+   std::vector<const Node *> &def;
+   std::vector<uint32_t> &noted;
+   size_t values = 0;
    unsigned changed = 0;
 
    bool movable(const Value &v) const
@@ -91,8 +96,11 @@ struct Peephole {
           a->src.size() != 2 || !movable(a->src[0]) || !movable(a->src[1]))
          return;
       unsigned id = sh.value_id(a->dst[0]);
-      if (id < def.size())
+      if (id < values) {
+         if (!def[id])
+            noted.push_back(id);
          def[id] = a;
+      }
    }
 
    const Node *set_of(const Value &v) const
@@ -100,7 +108,7 @@ struct Peephole {
       if (v.kind != ValueKind::Var)
          return nullptr;
       unsigned id = sh.value_id(v);
-      return id < def.size() ? def[id] : nullptr;
+      return id < values ? def[id] : nullptr;
    }
 
    void fold_compare(Node *a)
@@ -186,9 +194,17 @@ bool peephole(RegionShader &sh, Diagnostics &diags)
       diags.error("sb", SourceLoc{}, "peephole: the shader is not in numbered SSA form");
       return false;
    }
-   Peephole p{sh, {}, 0};
-   p.def.assign(sh.num_values(), nullptr);
+   /* Kept with the thread: a table of every value, allocated and filled
+    * with nulls per shader, cost more than the walk over a small one. */
+   static thread_local std::vector<const Node *> def;
+   static thread_local std::vector<uint32_t> noted;
+   if (def.size() < sh.num_values())
+      def.resize(sh.num_values(), nullptr);
+   Peephole p{sh, def, noted, sh.num_values(), 0};
    p.walk(sh.root);
+   for (uint32_t id : noted)
+      def[id] = nullptr;
+   noted.clear();
    return true;
 }
 
