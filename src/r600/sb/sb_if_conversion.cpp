@@ -1095,10 +1095,12 @@ struct Converter {
          if (same) {
             a->src.push_back(then_v);
          } else {
-            a->src.reserve(3);
-            a->src.push_back(bool_val);
-            a->src.push_back(then_first ? then_v : else_v);
-            a->src.push_back(then_first ? else_v : then_v);
+            /* In place (the list holds three inline), not a push_back call
+             * each: a big shader makes thousands of selects. */
+            a->src.resize(3);
+            a->src[0] = bool_val;
+            a->src[1] = then_first ? then_v : else_v;
+            a->src[2] = then_first ? else_v : then_v;
          }
          a->dst.push_back(std::move(d));
          Node *g = sh.create(NodeKind::AluGroup);
