@@ -317,6 +317,9 @@ struct SpanLog {
  * members only (Briggs-Torczon sparse set): live sets are small next to
  * the number of values, so neither a bitset scan nor a tree fits. */
 struct LiveSet {
+   /* pos of a value never inserted: so a set also tells which values it
+    * ever held (joined()), at no cost to insert(). */
+   static constexpr unsigned kNever = ~0u;
    std::vector<unsigned> dense;
    std::vector<unsigned> pos; /* by value id; valid only if dense agrees */
    /* With a log (while recording rows): the row each member joined at,
@@ -324,7 +327,9 @@ struct LiveSet {
    SpanLog *log = nullptr;
    std::vector<uint32_t> since;
 
-   explicit LiveSet(unsigned nv) : pos(nv, 0) {}
+   explicit LiveSet(unsigned nv) : pos(nv, kNever) {}
+
+   bool joined(unsigned v) const { return pos[v] != kNever; }
 
    bool contains(unsigned v) const
    {
@@ -1003,9 +1008,14 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
  * into room for that many and then cut to length (a counting pass first
  * was a third of the cost: the build does not assume POPCNT).  The
  * matrix is left clear for the next shader: a word is cleared as it is
- * read, which costs less than clearing the whole matrix up front. */
+ * read, which costs less than clearing the whole matrix up front.  A row
+ * for which `may_hold(v)` is false is clear and not read: on the corpus
+ * some two values in five (version 0 of each temporary, values nothing
+ * defines or reads) are in no edge, and their words were a third of
+ * those read. */
+template <typename MayHold>
 static void adjacency_from_matrix(unsigned nv, size_t words, std::vector<uint64_t> &m,
-                                  size_t bits, RaAdjacency &adj)
+                                  size_t bits, MayHold &&may_hold, RaAdjacency &adj)
 {
    adj.start.resize(size_t(nv) + 1);
    adj.list.resize(bits);
@@ -1014,6 +1024,10 @@ static void adjacency_from_matrix(unsigned nv, size_t words, std::vector<uint64_
    uint64_t *row = m.data();
    adj.start[0] = 0;
    for (unsigned v = 0; v < nv; v++, row += words) {
+      if (!may_hold(v)) {
+         adj.start[v + 1] = uint32_t(out - base);
+         continue;
+      }
       for (size_t w = 0; w < words; w++) {
          for (uint64_t b = row[w]; b; b &= b - 1)
             *out++ = unsigned(w * 64) + unsigned(std::countr_zero(b));
@@ -1099,9 +1113,21 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
       w.record = true;
       w.round(live);
    }
-   if (w.direct)
-      adjacency_from_matrix(nv, w.words, w.matrix, w.matrix_bits, ctx.adj);
-   else
+   if (w.direct) {
+      /* A row holds bits only if its value was defined (with something
+       * live or defined with it) or was live where another was: it then
+       * has a definition point (finish_order has not yet run) or joined
+       * one of the walk's sets. */
+      auto may_hold = [&](unsigned v) {
+         if (ctx.def_order[v] != LiveWalk::kUnset || live.joined(v))
+            return true;
+         for (const std::unique_ptr<LiveSet> &s : w.if_sets)
+            if (s->joined(v))
+               return true;
+         return false;
+      };
+      adjacency_from_matrix(nv, w.words, w.matrix, w.matrix_bits, may_hold, ctx.adj);
+   } else
       adjacency_from_rows(nv, w.rows, w.spans.spans, w.psi_any ? w.psi_old.data() : nullptr,
                           ctx.adj);
    build_lists(nv, w.excl_pairs, ctx.chan_excl);
