@@ -63,10 +63,8 @@ struct Marker {
          collect_defs(d, n);
    }
 
-   /* Numbers the nodes and finds the effectful roots in one walk (the
-    * tree is large next to the tables: each walk is mostly cache misses).
-    * `rooted`: reached through children only, as the roots are. */
-   void scan(const Node *n, uint32_t group, bool rooted)
+   /* n's number, entry, root mark and definitions (not its children's). */
+   [[gnu::always_inline]] void number(const Node *n, uint32_t group, bool rooted)
    {
       n->scratch = uint32_t(nodes.size());
       const bool root = rooted && is_root(n);
@@ -75,9 +73,22 @@ struct Marker {
          work.push_back(n);
       for (const Value &d : n->dst)
          collect_defs(d, n);
+   }
+
+   /* Numbers the nodes and finds the effectful roots in one walk (the
+    * tree is large next to the tables: each walk is mostly cache misses).
+    * `rooted`: reached through children only, as the roots are. */
+   void scan(const Node *n, uint32_t group, bool rooted)
+   {
+      number(n, group, rooted);
       const uint32_t inner = n->kind == NodeKind::AluGroup ? n->scratch : kNone;
+      /* A group's instructions are numbered here, not with a call each:
+       * they are most of the tree, and hold nothing to descend into. */
       for (const Node *c : n->children)
-         scan(c, inner, rooted);
+         if (c->kind == NodeKind::Alu && c->children.empty() && !c->region_data)
+            number(c, inner, rooted);
+         else
+            scan(c, inner, rooted);
       if (n->region_data) {
          for (const Node *p : n->region().phi)
             scan(p, kNone, false);
