@@ -585,16 +585,27 @@ struct LiveWalk {
                /* d's row and bit, taken once for its whole live set.  d
                 * itself may be live after its definition: its diagonal
                 * bit is cleared after the loop instead of tested in it
-                * (no value interferes with itself). */
-               uint64_t *row = &matrix[size_t(d) * words];
+                * (no value interferes with itself).  So is the copy
+                * source's edge, unless an earlier definition had set it
+                * (the matrix is symmetric, so one bit says so for both):
+                * a test per member cost more than the loop's stores. */
+               uint64_t *const row = &matrix[size_t(d) * words];
                const size_t dword = d / 64;
                const uint64_t dbit = uint64_t(1) << (d % 64);
-               for (unsigned w : live.dense)
-                  if (w != cp) {
-                     row[w / 64] |= uint64_t(1) << (w % 64);
-                     matrix[w * words + dword] |= dbit;
-                  }
+               const size_t stride = words;
+               uint64_t *const col = matrix.data() + dword;
+               const bool cp_live = cp != kNoValue && live.contains(cp);
+               const uint64_t cpbit = uint64_t(1) << (cp % 64);
+               const bool cp_had = cp_live && (row[cp / 64] & cpbit);
+               for (unsigned w : live.dense) {
+                  row[w / 64] |= uint64_t(1) << (w % 64);
+                  col[w * stride] |= dbit;
+               }
                row[dword] &= ~dbit;
+               if (cp_live && !cp_had) {
+                  row[cp / 64] &= ~cpbit;
+                  col[cp * stride] &= ~dbit;
+               }
                matrix_bits += 2 * live.dense.size();
             }
             for (size_t k = 0; k < n; k++)
