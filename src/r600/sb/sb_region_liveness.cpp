@@ -1051,9 +1051,12 @@ static void adjacency_from_matrix(unsigned nv, size_t words, std::vector<uint64_
          continue;
       }
       for (size_t w = 0; w < words; w++) {
-         for (uint64_t b = row[w]; b; b &= b - 1)
-            *out++ = unsigned(w * 64) + unsigned(std::countr_zero(b));
+         uint64_t b = row[w];
+         if (!b)
+            continue; /* most words: nothing to clear */
          row[w] = 0;
+         for (; b; b &= b - 1)
+            *out++ = unsigned(w * 64) + unsigned(std::countr_zero(b));
       }
       adj.start[v + 1] = uint32_t(out - base);
    }
