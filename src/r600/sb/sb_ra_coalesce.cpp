@@ -15,15 +15,22 @@ namespace sbcc::r600::sb::region {
 
 namespace {
 
+/* Classes' tables, kept with the thread from shader to shader (see
+ * ra_coalesce): sized and filled anew each time. */
+struct ClassStore {
+   std::vector<unsigned> next, head, tail, size, roots;
+};
+
 struct Classes {
    RaContext &ctx;
    /* Members of each class as a list threaded through `next` (head, tail
     * and size by root): a merge splices two lists in O(1), and there is no
     * allocation per value. */
    static constexpr unsigned kEnd = ~0u;
-   std::vector<unsigned> next, head, tail, size;
+   std::vector<unsigned> &next, &head, &tail, &size;
 
-   explicit Classes(RaContext &c) : ctx(c)
+   Classes(RaContext &c, ClassStore &s)
+      : ctx(c), next(s.next), head(s.head), tail(s.tail), size(s.size), roots_(s.roots)
    {
       unsigned nv = ctx.num_values;
       next.assign(nv, kEnd);
@@ -93,7 +100,7 @@ struct Classes {
 
    /* Scratch for group_channels_ok and can_join (neither calls the
     * other): asked per vector operand, kept instead of allocated. */
-   std::vector<unsigned> roots_;
+   std::vector<unsigned> &roots_;
 
    bool allow_pin = false;
    bool allow_same_group = false;
@@ -263,7 +270,20 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
          return false;
       }
    }
-   Classes cl(ctx);
+   /* Every table here kept with the thread: a dozen allocations and
+    * frees per shader were a tenth of the pass on a typical one. */
+   struct Feed {
+      const RaCopy *copy;
+      int next;
+   };
+   static thread_local struct {
+      ClassStore classes;
+      std::vector<RaCopy> vec, rest;
+      std::vector<Feed> feeds;
+      std::vector<int> first_feed;
+      std::vector<const RaCopy *> cs;
+   } kept;
+   Classes cl(ctx, kept.classes);
    for (const auto &f : ctx.forced) {
       for (size_t i = 1; i < f.size(); i++)
          if (!cl.merge(f[0], f[i])) {
@@ -272,7 +292,9 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
             return false;
          }
    }
-   std::vector<RaCopy> vec, rest;
+   std::vector<RaCopy> &vec = kept.vec, &rest = kept.rest;
+   vec.clear();
+   rest.clear();
    vec.reserve(ctx.copies.size());
    rest.reserve(ctx.copies.size());
    for (const RaCopy &c : ctx.copies)
@@ -289,13 +311,11 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
     * a join moves an operand's copies to the operand it joins.  The lists
     * are threaded through one array instead of one vector each: their
     * order does not matter, each operand's copies are sorted below. */
-   struct Feed {
-      const RaCopy *copy;
-      int next;
-   };
-   std::vector<Feed> feeds;
+   std::vector<Feed> &feeds = kept.feeds;
+   feeds.clear();
    feeds.reserve(vec.size());
-   std::vector<int> first_feed(ctx.vec_groups.size(), -1);
+   std::vector<int> &first_feed = kept.first_feed;
+   first_feed.assign(ctx.vec_groups.size(), -1);
    auto feed = [&](size_t g, const RaCopy *c) {
       feeds.push_back({c, first_feed[g]});
       first_feed[g] = int(feeds.size() - 1);
@@ -305,7 +325,7 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
       if (g >= 0 && size_t(g) < first_feed.size())
          feed(size_t(g), &c);
    }
-   std::vector<const RaCopy *> cs;
+   std::vector<const RaCopy *> &cs = kept.cs;
    for (size_t g = 0; g < ctx.vec_groups.size(); g++) {
       cs.clear();
       for (int f = first_feed[g]; f >= 0; f = feeds[size_t(f)].next)
