@@ -338,7 +338,16 @@ struct LiveSet {
    SpanLog *log = nullptr;
    std::vector<uint32_t> since;
 
-   explicit LiveSet(unsigned nv) : pos(nv, kNever) {}
+   explicit LiveSet(unsigned nv) { reset(nv); }
+
+   /* Empty, for values below nv, none joined yet; the storage stays. */
+   void reset(unsigned nv)
+   {
+      dense.clear();
+      since.clear();
+      log = nullptr;
+      pos.assign(nv, kNever);
+   }
 
    bool joined(unsigned v) const { return pos[v] != kNever; }
 
@@ -472,8 +481,10 @@ struct LiveWalk {
     * a walk that records nothing has yet to leave. */
    unsigned loops = 0, loops_left = 0;
    bool past_loops = false;
-   /* One working set per If nesting level, reused across walks. */
+   /* One working set per If nesting level, reused across walks (and
+    * kept with the thread: the first if_ready are this shader's). */
    std::vector<std::unique_ptr<LiveSet>> if_sets;
+   unsigned if_ready = 0;
    std::vector<unsigned> defs_buf;
    unsigned if_depth = 0;
    /* Pairs of results of one splittable group (both directions), made
@@ -884,8 +895,13 @@ struct LiveWalk {
             rpoint++;
          break;
       case NodeKind::If: {
-         if (if_sets.size() <= if_depth)
-            if_sets.push_back(std::make_unique<LiveSet>(sh.num_values()));
+         if (if_ready <= if_depth) {
+            if (if_sets.size() <= if_depth)
+               if_sets.push_back(std::make_unique<LiveSet>(sh.num_values()));
+            else
+               if_sets[if_depth]->reset(sh.num_values());
+            if_ready++;
+         }
          LiveSet &inner = *if_sets[if_depth];
          inner.log = live.log;
          inner.assign(live.dense);
@@ -1063,9 +1079,10 @@ static void adjacency_from_matrix(unsigned nv, size_t words, std::vector<uint64_
    adj.list.resize(size_t(out - base));
 }
 
-/* chan_excl from its (value, other) pairs: one counting sort. */
+/* chan_excl from its (value, other) pairs: one counting sort (`pos`:
+ * scratch). */
 static void build_lists(unsigned nv, const std::vector<std::pair<unsigned, unsigned>> &pairs,
-                        RaAdjacency &out)
+                        std::vector<uint32_t> &pos, RaAdjacency &out)
 {
    out.start.assign(size_t(nv) + 1, 0);
    for (const auto &p : pairs)
@@ -1073,7 +1090,9 @@ static void build_lists(unsigned nv, const std::vector<std::pair<unsigned, unsig
    for (unsigned v = 0; v < nv; v++)
       out.start[v + 1] += out.start[v];
    out.list.resize(pairs.size());
-   std::vector<uint32_t> pos(out.start.begin(), out.start.end() - 1);
+   if (pairs.empty())
+      return;
+   pos.assign(out.start.begin(), out.start.end() - 1);
    for (const auto &p : pairs)
       out.list[pos[p.first]++] = p.second;
 }
@@ -1084,7 +1103,19 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    ctx.num_values = nv;
    ctx.def_order.assign(nv, 0);
    ctx.loop_depth.assign(nv, 0);
-   std::vector<uint8_t> var_alloc(sh.vars.size(), 0);
+   /* The walk's tables and sets, kept with the thread: allocating them
+    * per shader (and growing the live sets member by member) was some
+    * twenty allocations on a typical one.  Each is sized anew. */
+   static thread_local struct {
+      std::vector<uint8_t> var_alloc;
+      std::vector<unsigned> psi_old, copy_of, defs_buf;
+      std::vector<std::pair<unsigned, unsigned>> excl_pairs;
+      std::vector<std::unique_ptr<LiveSet>> if_sets;
+      LiveSet live{0};
+      std::vector<uint32_t> excl_pos;
+   } kept;
+   std::vector<uint8_t> &var_alloc = kept.var_alloc;
+   var_alloc.assign(sh.vars.size(), 0);
    for (size_t v = 0; v < sh.vars.size(); v++) {
       const VarKind k = sh.vars[v].kind;
       var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !in_rel_array(sh, int(v));
@@ -1093,6 +1124,15 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
     * between them. */
    static thread_local std::vector<uint64_t> matrix;
    LiveWalk w{sh, ctx, var_alloc, matrix};
+   auto trade = [&]() {
+      w.psi_old.swap(kept.psi_old);
+      w.copy_of.swap(kept.copy_of);
+      w.defs_buf.swap(kept.defs_buf);
+      w.excl_pairs.swap(kept.excl_pairs);
+      w.if_sets.swap(kept.if_sets);
+   };
+   trade();
+   w.excl_pairs.clear();
    w.exit_set.assign(sh.regions.size(), {});
    w.entry_set.assign(sh.regions.size(), {});
    /* Values up to kRaMatrixValues: setting two bits per edge and scanning
@@ -1113,7 +1153,8 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    /* Entry sets only grow; nesting depth bounds the rounds, the cap only
     * guards against a bug turning into a hang (ra_split then refuses). */
    ctx.live_converged = false;
-   LiveSet live(nv);
+   LiveSet &live = kept.live;
+   live.reset(nv);
    /* Only loops (a repeat reads its region's entry set before the walk
     * gets there) need rounds; without them one backward walk is exact,
     * so it records the edges at once instead of walking twice. */
@@ -1146,8 +1187,8 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
       auto may_hold = [&](unsigned v) {
          if (ctx.def_order[v] != LiveWalk::kUnset || live.joined(v))
             return true;
-         for (const std::unique_ptr<LiveSet> &s : w.if_sets)
-            if (s->joined(v))
+         for (unsigned k = 0; k < w.if_ready; k++)
+            if (w.if_sets[k]->joined(v))
                return true;
          return false;
       };
@@ -1155,8 +1196,9 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    } else
       adjacency_from_rows(nv, w.rows, w.spans.spans, w.psi_any ? w.psi_old.data() : nullptr,
                           ctx.adj);
-   build_lists(nv, w.excl_pairs, ctx.chan_excl);
+   build_lists(nv, w.excl_pairs, kept.excl_pos, ctx.chan_excl);
    w.finish_order();
+   trade();
 }
 
 bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b)
