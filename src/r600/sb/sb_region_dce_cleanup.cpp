@@ -69,7 +69,8 @@ bool dce_cleanup(RegionShader &sh, Diagnostics &diags)
    (void)diags;
    if (!sh.root)
       return true;
-   std::vector<bool> used;
+   /* Kept with the thread: mark_live_nodes sizes it anew. */
+   static thread_local std::vector<bool> used;
    mark_live_nodes(sh, used);
    Sweeper s;
    s.sweep(sh.root);

@@ -45,7 +45,27 @@ struct Marker {
 
    static constexpr uint32_t kNone = ~0u;
 
-   Marker(const RegionShader &s, std::vector<bool> &u) : sh(s), used(u) {}
+   /* The tables' storage, kept with the thread between markings (a
+    * marking per dce run, and the work list grew push by push): lent to
+    * each Marker and taken back when it goes. */
+   struct Kept {
+      std::vector<const Node *> def_node, work;
+      std::vector<Entry> nodes;
+      std::vector<int8_t> group_fixed;
+   };
+   void trade()
+   {
+      static thread_local Kept kept;
+      def_node.swap(kept.def_node);
+      nodes.swap(kept.nodes);
+      group_fixed.swap(kept.group_fixed);
+      work.swap(kept.work);
+   }
+
+   Marker(const RegionShader &s, std::vector<bool> &u) : sh(s), used(u) { trade(); }
+   ~Marker() { trade(); }
+   Marker(const Marker &) = delete;
+   Marker &operator=(const Marker &) = delete;
 
    /* Inline, for every result of every node; the maydef of a relative
     * write goes through collect_parts(), so that this does not recurse. */
@@ -165,6 +185,8 @@ struct Marker {
       def_node.assign(sh.num_values(), nullptr);
       /* Room for every node create() handed out: growing the table
        * node by node cost more than the walk on a small shader. */
+      nodes.clear();
+      work.clear();
       nodes.reserve(sh.node_count());
       scan(sh.root, kNone, true);
       group_fixed.assign(nodes.size(), -1);
