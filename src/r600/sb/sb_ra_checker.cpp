@@ -52,10 +52,54 @@ struct Checker {
    std::vector<uint8_t> var_reg;
    std::vector<int16_t> slot_of;
 
+   /* Scratch of vector_operand(), asked for every fetch and export. */
+   std::vector<unsigned> seen_;
+
+   /* The tables' storage, kept with the thread from check to check (a
+    * dozen allocations per shader otherwise, the ifs' deque among them):
+    * lent to each Checker and taken back when it goes.  Every table is
+    * sized and filled anew before it is read; names is emptied, since
+    * name() fills it only when empty. */
+   State entry; /* the walk's state, from the program's entry on */
+
+   struct Kept {
+      State entry;
+      std::vector<State> exit_acc, repeat_acc, rep_prev;
+      std::deque<State> if_states;
+      std::vector<std::vector<unsigned>> loops_in;
+      std::vector<std::pair<int, unsigned>> names;
+      std::vector<const Node *> psi_of;
+      std::vector<int> canon;
+      std::vector<uint8_t> var_reg;
+      std::vector<int16_t> slot_of;
+      std::vector<unsigned> seen;
+   };
+   void trade()
+   {
+      static thread_local Kept kept;
+      entry.swap(kept.entry);
+      exit_acc.swap(kept.exit_acc);
+      repeat_acc.swap(kept.repeat_acc);
+      rep_prev.swap(kept.rep_prev);
+      if_states.swap(kept.if_states);
+      loops_in.swap(kept.loops_in);
+      names.swap(kept.names);
+      psi_of.swap(kept.psi_of);
+      canon.swap(kept.canon);
+      var_reg.swap(kept.var_reg);
+      slot_of.swap(kept.slot_of);
+      seen_.swap(kept.seen);
+   }
+
    Checker(const RegionShader &s, const Allocation &a, Diagnostics &d)
       : sh(s), alloc(a), diags(d)
    {
+      trade();
+      names.clear();
    }
+   ~Checker() { trade(); }
+   Checker(const Checker &) = delete;
+   Checker &operator=(const Checker &) = delete;
 
    std::string name(unsigned id) const
    {
@@ -243,9 +287,6 @@ struct Checker {
          if (reg_value(p->dst[0]) && idx < p->src.size())
             def(p->dst[0], st);
    }
-
-   /* Scratch of vector_operand(), asked for every fetch and export. */
-   std::vector<unsigned> seen_;
 
    /* The operands of one fetch or export element: one GPR, a channel per
     * distinct value.  `first`: the GPR the element must use, or -1. */
@@ -557,7 +598,8 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
       if (var.kind == VarKind::Gpr && var.index < 128)
          top_gpr = std::max(top_gpr, int(var.index));
    ck.num_slots = size_t(top_gpr + 1) * 4;
-   State st(ck.num_slots, kUnknown);
+   State &st = ck.entry;
+   st.assign(ck.num_slots, kUnknown);
    ck.exit_acc.assign(sh.regions.size(), State(ck.num_slots, kTop));
    /* Only loops meet repeat states. */
    ck.repeat_acc.assign(sh.regions.size(), State());
