@@ -45,7 +45,10 @@ struct Splitter {
    };
    std::vector<ConstMov> const_movs;
 
-   Splitter(RegionShader &s, Diagnostics &d) : sh(s), diags(d) {}
+   Splitter(RegionShader &s, Diagnostics &d) : sh(s), diags(d) { trade(); }
+   ~Splitter() { trade(); }
+   Splitter(const Splitter &) = delete;
+   Splitter &operator=(const Splitter &) = delete;
 
    /* up: the node whose children hold n; parent: the one holding cf. */
    void find_consts(Node *n, Node *up = nullptr, Node *parent = nullptr, Node *cf = nullptr,
@@ -313,6 +316,47 @@ struct Splitter {
     * one fetch's results. */
    std::vector<Node *> groups_;
    std::vector<Ref> defined_, dsts_;
+
+   /* The lists' storage, kept with the thread from shader to shader
+    * (each grew push by push: some fifteen allocations per shader): lent
+    * to each Splitter, emptied, and taken back when it goes. */
+   struct Kept {
+      std::vector<ConstMov> const_movs;
+      std::vector<Forced> forced;
+      std::vector<Ref> vec_refs, fetch_dsts, copy_done, copy_refs, defined, dsts;
+      std::vector<uint32_t> vec_end;
+      std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre;
+      std::vector<std::pair<Ref, Ref>> psi_pairs;
+      std::vector<size_t> copy_at;
+      std::vector<Node *> groups;
+   };
+   void trade()
+   {
+      static thread_local Kept kept;
+      const_movs.swap(kept.const_movs);
+      forced.swap(kept.forced);
+      vec_refs.swap(kept.vec_refs);
+      fetch_dsts.swap(kept.fetch_dsts);
+      copy_done_.swap(kept.copy_done);
+      copy_refs_.swap(kept.copy_refs);
+      defined_.swap(kept.defined);
+      dsts_.swap(kept.dsts);
+      vec_end.swap(kept.vec_end);
+      pre.swap(kept.pre);
+      psi_pairs.swap(kept.psi_pairs);
+      copy_at_.swap(kept.copy_at);
+      groups_.swap(kept.groups);
+      /* What is lent is emptied (when taken back this is a no-op): the
+       * scratch lists are emptied where they are used, these are only
+       * appended to. */
+      const_movs.clear();
+      forced.clear();
+      vec_refs.clear();
+      fetch_dsts.clear();
+      vec_end.clear();
+      pre.clear();
+      psi_pairs.clear();
+   }
 
    Node *copy_clause(const std::vector<Node *> &groups, unsigned cf_index)
    {
