@@ -866,14 +866,16 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       return false;
    }
    Colourer col(sh, ctx, diags);
-   /* The run classes' lists and the tables by value, kept from the
-    * thread's last shader for their storage (the tables are sized and
+   /* The run classes' lists, the tables by value, the member and
+    * partner lists and the scratch of the sort and of vector(), kept
+    * from the thread's last shader for their storage (each is sized and
     * filled anew below). */
    struct Kept {
       std::vector<Colourer::RunClass> run_classes;
       std::vector<int> gpr, chan;
       std::vector<int16_t> slot;
-      std::vector<unsigned> root, first, roots;
+      std::vector<unsigned> root, first, roots, order, at, sorted;
+      RaAdjacency members, partners;
    };
    static thread_local Kept kept;
    struct Lend {
@@ -886,6 +888,9 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
          col.chan.swap(kept.chan);
          col.slot.swap(kept.slot);
          col.root.swap(kept.root);
+         col.order.swap(kept.order);
+         std::swap(col.members, kept.members);
+         std::swap(col.partners, kept.partners);
       }
       Lend(Kept &k, Colourer &c) : kept(k), col(c) { trade(); }
       ~Lend() { trade(); }
@@ -971,7 +976,9 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
          last_point = std::max(last_point, first[r]);
    }
    if (last_point <= 4 * roots.size()) {
-      std::vector<unsigned> at(size_t(last_point) + 2, 0), sorted(roots.size());
+      std::vector<unsigned> &at = kept.at, &sorted = kept.sorted;
+      at.assign(size_t(last_point) + 2, 0);
+      sorted.resize(roots.size());
       for (unsigned r : roots)
          at[first[r] + 1]++;
       for (unsigned p = 0; p <= last_point; p++)
