@@ -198,8 +198,18 @@ inline bool alu_is_plain_copy(const Node *a)
    const Value &s = a->src[0], &d = a->dst[0];
    return s.kind == ValueKind::Var && !s.neg && !s.abs && !s.rel() && d.kind == ValueKind::Var;
 }
-/* Whether the value gets a register at all (Gpr/Temp, not an array). */
-bool ra_value_allocatable(const RegionShader &sh, const Value &v);
+/* Whether the value gets a register at all (Gpr/Temp, not an array).
+ * Inline: ra_split asks it for every fetch and export operand it
+ * copies, and most answers come from the first tests. */
+inline bool ra_value_allocatable(const RegionShader &sh, const Value &v)
+{
+   if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= sh.vars.size())
+      return false;
+   const VarKind k = sh.vars[v.var].kind;
+   if (k != VarKind::Gpr && k != VarKind::Temp)
+      return false;
+   return !in_rel_array(sh, v.var);
+}
 
 /* `info` (may be null) says which GPRs the hardware loads: the entry value
  * of any other GPR read by an export or TEX operand is unwritten and needs

@@ -321,16 +321,6 @@ void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used)
       e.node->scratch = e.live ? 1 : 0;
 }
 
-bool ra_value_allocatable(const RegionShader &sh, const Value &v)
-{
-   if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= sh.vars.size())
-      return false;
-   VarKind k = sh.vars[v.var].kind;
-   if (k != VarKind::Gpr && k != VarKind::Temp)
-      return false;
-   return !in_rel_array(sh, v.var);
-}
-
 namespace {
 
 /* Where a value was live while the rows of a large graph were recorded
