@@ -27,11 +27,25 @@ struct Classes {
     * and size by root): a merge splices two lists in O(1), and there is no
     * allocation per value. */
    static constexpr unsigned kEnd = ~0u;
-   std::vector<unsigned> &next, &head, &tail, &size;
-
-   Classes(RaContext &c, ClassStore &s)
-      : ctx(c), next(s.next), head(s.head), tail(s.tail), size(s.size), roots_(s.roots)
+   std::vector<unsigned> next, head, tail, size;
+   /* Lent by the store (by value, not referred to: the merge tests read
+    * these for every member), given back when the classes go. */
+   ClassStore &store;
+   void trade()
    {
+      next.swap(store.next);
+      head.swap(store.head);
+      tail.swap(store.tail);
+      size.swap(store.size);
+      roots_.swap(store.roots);
+   }
+   ~Classes() { trade(); }
+   Classes(const Classes &) = delete;
+   Classes &operator=(const Classes &) = delete;
+
+   Classes(RaContext &c, ClassStore &s) : ctx(c), store(s)
+   {
+      trade();
       unsigned nv = ctx.num_values;
       next.assign(nv, kEnd);
       head.assign(nv, kEnd);
@@ -100,7 +114,7 @@ struct Classes {
 
    /* Scratch for group_channels_ok and can_join (neither calls the
     * other): asked per vector operand, kept instead of allocated. */
-   std::vector<unsigned> &roots_;
+   std::vector<unsigned> roots_;
 
    bool allow_pin = false;
    bool allow_same_group = false;
