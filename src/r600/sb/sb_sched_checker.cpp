@@ -11,6 +11,7 @@
  */
 #include <algorithm>
 #include <map>
+#include <span>
 
 #include "r600/sb/sb_passes.h"
 
@@ -50,7 +51,7 @@ struct Tokens {
 };
 
 inline uint32_t operand_token(const Operand &o, const uint32_t *regs,
-                              const std::vector<uint32_t> &result)
+                              std::span<const uint32_t> result)
 {
    if (o.rel)
       return 0x20000000u; /* compared through the whole register state */
@@ -104,12 +105,14 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
       return false;
    };
    const size_t n = cl.nodes.size();
-   /* Per-node tables: kept with the thread, like the scheduler's. */
+   /* Per-node tables: kept with the thread, like the scheduler's, and
+    * used through spans: a reference to a thread-local vector is found
+    * again (a TLS lookup) at every access. */
    static thread_local std::vector<int> pos_store;
    static thread_local std::vector<std::array<uint32_t, 3>> expect_store;
    static thread_local std::vector<uint32_t> result_store, got_store;
-   std::vector<int> &pos = pos_store;
-   pos.assign(n, -1);
+   pos_store.assign(n, -1);
+   const std::span<int> pos(pos_store);
    for (size_t gi = 0; gi < cl.groups.size(); gi++) {
       const GroupNode &g = cl.groups[gi];
       bool used[5] = {};
@@ -153,10 +156,10 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
     * and require every operand to see the same value and the registers
     * live after the clause to end up holding the same values. */
    Tokens tok;
-   std::vector<std::array<uint32_t, 3>> &expect = expect_store;
-   expect.assign(n, {});
-   std::vector<uint32_t> &result = result_store;
-   result.assign(n, 0);
+   expect_store.assign(n, {});
+   const std::span<std::array<uint32_t, 3>> expect(expect_store);
+   result_store.assign(n, 0);
+   const std::span<uint32_t> result(result_store);
    /* Register state at each relative read (rare: made on the first). */
    std::vector<std::vector<uint32_t>> snapshot;
    uint32_t state[512];
@@ -220,8 +223,8 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
       return fail("node " + std::to_string(crossed_id) + crossed);
    uint32_t sched[512];
    std::copy(kEntryState.regs, kEntryState.regs + 512, sched);
-   std::vector<uint32_t> &got = got_store;
-   got.assign(n, 0);
+   got_store.assign(n, 0);
+   const std::span<uint32_t> got(got_store);
    for (size_t gi = 0; gi < cl.groups.size(); gi++) {
       const GroupNode &g = cl.groups[gi];
       for (uint32_t i : g.nodes) {
