@@ -322,8 +322,13 @@ bool Finalizer::emit_group(const Node *gn)
    };
    if (n == 1) /* most groups: nothing to order */
       return self_copy(singles[0]) || add_group(std::move(singles[0]));
-   auto reads = [&](const AluInstr &in, unsigned gpr, unsigned chan) {
-      for (unsigned k = 0; k < alu_op_info(in.op).num_src && k < 3; k++)
+   /* Each instruction's operand count, looked up once, not per pair. */
+   SmallVector<uint8_t, 5> nsrc;
+   for (const PGroup &s : singles)
+      nsrc.push_back(uint8_t(std::min(3u, unsigned(alu_op_info(s.instrs[0].op).num_src))));
+   auto reads = [&](size_t r, unsigned gpr, unsigned chan) {
+      const AluInstr &in = singles[r].instrs[0];
+      for (unsigned k = 0; k < nsrc[r]; k++)
          if (in.src[k].sel == gpr && in.src[k].chan == chan && !in.src[k].rel)
             return true;
       return false;
@@ -332,6 +337,7 @@ bool Finalizer::emit_group(const Node *gn)
     * (one table, reused: one fill per group). */
    flags_.assign(n * n + n, 0);
    uint8_t *before = flags_.data(), *done = before + n * n;
+   bool edges = false;
    for (size_t w = 0; w < n; w++) {
       const AluInstr &wi = singles[w].instrs[0];
       if (!wi.dst.write)
@@ -340,8 +346,8 @@ bool Finalizer::emit_group(const Node *gn)
          if (r == w)
             continue;
          const AluInstr &ri = singles[r].instrs[0];
-         if (reads(ri, wi.dst.gpr, wi.dst.chan))
-            before[r * n + w] = 1;
+         if (reads(r, wi.dst.gpr, wi.dst.chan))
+            before[r * n + w] = edges = true;
          if (ri.dst.write && ri.dst.gpr == wi.dst.gpr && ri.dst.chan == wi.dst.chan)
             return fail("two instructions of one group write R" + std::to_string(wi.dst.gpr) +
                         "." + "xyzw"[wi.dst.chan & 3]);
@@ -351,6 +357,9 @@ bool Finalizer::emit_group(const Node *gn)
    order.clear();
    std::vector<PGroup> fixups, rest;
    unsigned deferred = 0;
+   if (!edges) /* no read of what a sibling overwrites (most groups): source order */
+      for (size_t i = 0; i < n; i++)
+         order.push_back(i);
    while (order.size() + rest.size() < n) {
       size_t pick = n;
       for (size_t i = 0; i < n && pick == n; i++) {
