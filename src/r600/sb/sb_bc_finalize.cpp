@@ -133,10 +133,11 @@ bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, A
    s.abs = v.abs;
    switch (v.kind) {
    case ValueKind::Var: {
-      if (!is_reg_var(v))
+      const RegAssign *rp = reg_var(v);
+      if (!rp)
          return fail("an ALU operand names a " +
                      std::string(is_kind(v, VarKind::AddrReg) ? "AR" : "non-GPR") + " value");
-      RegAssign r = alloc_.reg[sh_.value_id(v)]; /* is_reg_var: v has an id */
+      const RegAssign r = *rp;
       if (r.gpr < 0 || r.gpr >= int(kMaxGpr))
          return fail("operand " + name(v) + " has no register");
       s.sel = uint16_t(r.gpr);
@@ -226,8 +227,8 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g)
       in.dst.chan = uint8_t(d.chan);
       in.dst.rel = true;
       in.dst.write = true;
-   } else if (is_reg_var(d)) {
-      RegAssign r = alloc_.reg[sh_.value_id(d)]; /* is_reg_var: d has an id */
+   } else if (const RegAssign *rp = reg_var(d)) {
+      RegAssign r = *rp;
       if (!psi_of_temp_.empty()) { /* most shaders have no psi: no tree walk */
          auto psi = psi_of_temp_.find(sh_.value_id(d)); /* is_reg_var: has an id */
          if (psi != psi_of_temp_.end())

@@ -79,6 +79,7 @@ class Finalizer {
          if (v < sh.version_count.size())
             top = std::min(top, int64_t(sh.version_count[v]));
          ids.max_version = top;
+         ids.regs = alloc.reg.data() + base;
       }
       trade_kept();
    }
@@ -125,6 +126,16 @@ class Finalizer {
       return has_id(v) ? alloc_.reg[sh_.value_id(v)] : RegAssign{};
    }
    bool is_reg_var(const Value &v) const { return has_id(v) && var_ids_[v.var].reg_kind; }
+   /* The register of v when is_reg_var(v), else null: one lookup of its
+    * variable for both, as every operand asks. */
+   const RegAssign *reg_var(const Value &v) const
+   {
+      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= var_ids_.size())
+         return nullptr;
+      const VarIds &ids = var_ids_[v.var];
+      return ids.reg_kind && int64_t(v.version) <= ids.max_version ? ids.regs + v.version
+                                                                   : nullptr;
+   }
 
    bool check_values(const Node *n);
    bool check_phis(const Node *region);
@@ -169,9 +180,11 @@ class Finalizer {
    std::map<unsigned, const Node *> psi_of_temp_; /* value_id of psi src[1] -> psi */
 
    /* By variable (those with a value_base entry): the highest version
-    * has_id accepts (-1: none), and whether it is a GPR or Temp. */
+    * has_id accepts (-1: none), the register of its version 0 (when it has
+    * one: alloc_.reg at its value_base), and whether it is a GPR or Temp. */
    struct VarIds {
       int64_t max_version = -1;
+      const RegAssign *regs = nullptr;
       bool reg_kind = false;
    };
    std::vector<VarIds> var_ids_;

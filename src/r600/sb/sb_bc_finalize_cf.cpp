@@ -381,10 +381,8 @@ bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) c
    /* The register channel of a GPR or Temp value, -1 for any other or
     * one without a register: worked out once per value. */
    auto chan_of = [&](const Value &v) {
-      if (!is_reg_var(v))
-         return -1;
-      const RegAssign r = reg(v);
-      return r.gpr >= 0 ? int(unsigned(r.gpr) * 4 + r.chan) : -1;
+      const RegAssign *r = reg_var(v);
+      return r && r->gpr >= 0 ? int(unsigned(r->gpr) * 4 + r->chan) : -1;
    };
    /* The channels the CFs read and write (a few) first, then the clause
     * against them: one that reads what a fetch before it wrote, the usual
