@@ -281,7 +281,7 @@ bool Finalizer::emit_group(const Node *gn)
    if (gn->children.empty())
       return true;
    if (alu_group_is_fixed(gn)) {
-      PGroup g;
+      PGroup &g = pending_.emplace_back(); /* staged */
       g.instrs.reserve(gn->children.size());
       for (const Node *a : gn->children)
          if (!build_instr(a, true, g))
@@ -299,19 +299,19 @@ bool Finalizer::emit_group(const Node *gn)
                return fail("trans instruction of a fixed group would decode in a vector slot");
          }
       }
-      return add_group(std::move(g));
+      return commit();
    }
 
    /* One instruction per group, reads of the original group before the
-    * writes that would overwrite them. */
-   std::vector<PGroup> &singles = singles_;
-   singles.clear();
-   for (const Node *a : gn->children) {
-      singles.emplace_back();
-      if (!build_instr(a, false, singles.back()))
+    * writes that would overwrite them.  Built staged, where they wait for
+    * the clause (room for them first: no regrowth while they are built). */
+   const size_t first = pending_.size(), n = gn->children.size();
+   if (first + n > pending_.capacity())
+      pending_.reserve(std::max(first + n, 2 * pending_.capacity()));
+   for (const Node *a : gn->children)
+      if (!build_instr(a, false, pending_.emplace_back()))
          return false;
-   }
-   const size_t n = singles.size();
+   std::span<PGroup> singles(pending_.data() + first, n);
    auto self_copy = [&](const PGroup &g) { /* a copy onto itself: dropped */
       const AluInstr &in = g.instrs[0];
       if (in.op != AluOp::MOV || !g.krefs.empty() || !in.dst.write || in.dst.rel ||
@@ -321,8 +321,18 @@ bool Finalizer::emit_group(const Node *gn)
          return false;
       return true;
    };
+   /* Adds the staged singles in their order, a self-copy dropped. */
+   auto commit_staged = [&]() {
+      for (size_t j = 0; j < n; j++) {
+         if (self_copy(pending_[npend_]))
+            pending_.erase(pending_.begin() + std::ptrdiff_t(npend_));
+         else if (!commit())
+            return false;
+      }
+      return true;
+   };
    if (n == 1) /* most groups: nothing to order */
-      return self_copy(singles[0]) || add_group(std::move(singles[0]));
+      return commit_staged();
    /* Each instruction's operand count, looked up once, not per pair. */
    SmallVector<uint8_t, 5> nsrc;
    for (const PGroup &s : singles)
@@ -354,13 +364,19 @@ bool Finalizer::emit_group(const Node *gn)
                         "." + "xyzw"[wi.dst.chan & 3]);
       }
    }
+   if (!edges) /* no read of what a sibling overwrites (most groups): source order */
+      return commit_staged();
+   /* The singles leave the staging area to be ordered (rare). */
+   std::vector<PGroup> &moved = singles_;
+   moved.clear();
+   for (PGroup &s : singles)
+      moved.push_back(std::move(s));
+   pending_.erase(pending_.begin() + std::ptrdiff_t(first), pending_.end());
+   singles = moved;
    std::vector<size_t> &order = order_;
    order.clear();
    std::vector<PGroup> fixups, rest;
    unsigned deferred = 0;
-   if (!edges) /* no read of what a sibling overwrites (most groups): source order */
-      for (size_t i = 0; i < n; i++)
-         order.push_back(i);
    while (order.size() + rest.size() < n) {
       size_t pick = n;
       for (size_t i = 0; i < n && pick == n; i++) {
@@ -545,19 +561,27 @@ bool Finalizer::emit_whole(std::vector<PGroup> singles)
 
 bool Finalizer::add_group(PGroup &&g)
 {
-   if (g.literals.size() > 4)
+   pending_.push_back(std::move(g));
+   return commit();
+}
+
+bool Finalizer::commit()
+{
+   /* A pointer, not a reference: a flush moves the staged groups. */
+   PGroup *gp = &pending_[npend_];
+   if (gp->literals.size() > 4)
       return fail("more than four literals in one group");
    /* The copies flush() adds for a group no bank swizzle serves count
     * against the clause's 128 slots now, or the clause may overflow (a
     * kcache operand is still a placeholder read of R0 here, which can only
     * overestimate them). */
-   if (g.krefs.empty()) {
+   if (gp->krefs.empty()) {
       /* flush() changes only kcache selectors before assigning swizzles,
        * and there are none: its search would give this same result.  A
        * failed one (rare) leaves nothing that matters: searched again. */
-      g.swizzled = assign_bank_swizzles(chip_, g.instrs);
-      if (!g.swizzled)
-         g.port_slots = r0_port_slots(g);
+      gp->swizzled = assign_bank_swizzles(chip_, gp->instrs);
+      if (!gp->swizzled)
+         gp->port_slots = r0_port_slots(*gp);
    } else {
       /* The search looks at constant operands only through which of them
        * are equal (the constant-file pairs) and how many there are; flush()
@@ -567,72 +591,73 @@ bool Finalizer::add_group(PGroup &&g)
        * when this one succeeds.  port_slots keeps its estimate from the
        * placeholder reads (R0, put back after the search: no copy of the
        * group), worked out only when it can matter. */
-      for (size_t i = 0; i < g.krefs.size(); i++) {
-         const KRef &k = g.krefs[i];
+      for (size_t i = 0; i < gp->krefs.size(); i++) {
+         const KRef &k = gp->krefs[i];
          unsigned n = 0;
-         while (n < i && (g.krefs[n].bank != k.bank || g.krefs[n].cst != k.cst))
+         while (n < i && (gp->krefs[n].bank != k.bank || gp->krefs[n].cst != k.cst))
             n++;
-         AluSrc &src = g.instrs[k.instr].src[k.src];
+         AluSrc &src = gp->instrs[k.instr].src[k.src];
          src.sel = src_kcache(0, n, src.chan).sel;
       }
-      g.swizzled = g.port_unknown = assign_bank_swizzles(chip_, g.instrs);
-      for (const KRef &k : g.krefs)
-         g.instrs[k.instr].src[k.src].sel = AluSrc{}.sel; /* operand()'s placeholder */
-      if (!g.swizzled)
-         g.port_slots = r0_port_slots(g);
+      gp->swizzled = gp->port_unknown = assign_bank_swizzles(chip_, gp->instrs);
+      for (const KRef &k : gp->krefs)
+         gp->instrs[k.instr].src[k.src].sel = AluSrc{}.sel; /* operand()'s placeholder */
+      if (!gp->swizzled)
+         gp->port_slots = r0_port_slots(*gp);
    }
-   const unsigned unknown = g.port_unknown ? 2 * unsigned(g.instrs.size()) : 0;
-   if (!pending_.empty() && pending_slots_ + pending_unknown_ + group_slots(g) + unknown > 128) {
+   const unsigned unknown = gp->port_unknown ? 2 * unsigned(gp->instrs.size()) : 0;
+   if (npend_ && pending_slots_ + pending_unknown_ + group_slots(*gp) + unknown > 128) {
       resolve_port_slots();
-      if (g.port_unknown) {
-         g.port_slots = r0_port_slots(g);
-         g.port_unknown = false;
+      if (gp->port_unknown) {
+         gp->port_slots = r0_port_slots(*gp);
+         gp->port_unknown = false;
       }
    }
    /* pending_lines_ always has a lock plan (only lines that passed
     * plan_locks below are kept): a group with no constant off its lines
     * (most groups) needs no new plan and skips the copy. */
    bool new_lines = false;
-   for (const KRef &k : g.krefs)
+   for (const KRef &k : gp->krefs)
       new_lines = new_lines || !std::binary_search(pending_lines_.begin(), pending_lines_.end(),
                                                    Line{k.bank, k.cst / 16});
    LineSet &lines = lines_scratch_;
    const unsigned max_sets = is_eg_or_later(chip_) ? 4 : 2;
    auto add_lines = [&](const LineSet &to) { /* into lines (reused): lockable? */
       lines.assign(to.begin(), to.end());
-      for (const KRef &k : g.krefs)
+      for (const KRef &k : gp->krefs)
          insert_line(lines, Line{k.bank, k.cst / 16});
       return plan_locks(lines, max_sets, nullptr);
    };
    bool locked = !new_lines || add_lines(pending_lines_);
-   if (!pending_.empty() && (pending_slots_ + group_slots(g) > 128 || !locked)) {
+   if (npend_ && (pending_slots_ + group_slots(*gp) > 128 || !locked)) {
       /* The PRED_SET of an if must end the clause that pushes; a limit
        * split there cannot be rebuilt. */
-      for (const PGroup &p : pending_)
+      for (const PGroup &p : committed())
          if (p.sets_exec)
             return fail("clause limit reached after an exec-mask update");
       if (!flush(CfOp::ALU))
          return false;
+      gp = &pending_[npend_];
       ar_lost_ = pred_lost_ = true;
-      new_lines = !g.krefs.empty();
+      new_lines = !gp->krefs.empty();
       locked = !new_lines || add_lines(LineSet{});
    }
    if (!locked)
       return fail("one group needs more kcache lines than the clause can lock");
-   if (g.uses_ar && ar_lost_ && !g.loads_ar)
+   if (gp->uses_ar && ar_lost_ && !gp->loads_ar)
       return fail("AR read in a clause split after the MOVA that loaded it");
-   if (g.loads_ar)
+   if (gp->loads_ar)
       ar_lost_ = false;
-   if (g.uses_pred && pred_lost_)
+   if (gp->uses_pred && pred_lost_)
       return fail("predicate read in a clause split after the PRED_SET that set it");
-   if (g.sets_pred)
+   if (gp->sets_pred)
       pred_lost_ = false;
    if (new_lines)
       std::swap(pending_lines_, lines);
-   pending_slots_ += group_slots(g);
-   if (g.port_unknown)
-      pending_unknown_ += 2 * unsigned(g.instrs.size());
-   pending_.push_back(std::move(g));
+   pending_slots_ += group_slots(*gp);
+   if (gp->port_unknown)
+      pending_unknown_ += 2 * unsigned(gp->instrs.size());
+   npend_++;
    return true;
 }
 
@@ -653,7 +678,7 @@ void Finalizer::resolve_port_slots()
 {
    if (!pending_unknown_)
       return;
-   for (PGroup &p : pending_)
+   for (PGroup &p : committed())
       if (p.port_unknown) {
          p.port_slots = r0_port_slots(p);
          p.port_unknown = false;
@@ -664,10 +689,10 @@ void Finalizer::resolve_port_slots()
 
 bool Finalizer::flush(CfOp op)
 {
-   if (pending_.empty())
+   if (!npend_)
       return true;
    bool sets_exec = false;
-   for (const PGroup &p : pending_)
+   for (const PGroup &p : committed())
       sets_exec = sets_exec || p.sets_exec;
    if (sets_exec && op != CfOp::ALU_PUSH_BEFORE)
       return fail("an exec-mask update outside the clause that pushes for its if");
@@ -685,8 +710,8 @@ bool Finalizer::flush(CfOp op)
    for (unsigned s = 2; s < 4; s++)
       if (c.kcache[s].mode)
          c.alu_ext = true;
-   c.groups.reserve(pending_.size());
-   for (PGroup &p : pending_) {
+   c.groups.reserve(npend_);
+   for (PGroup &p : committed()) {
       for (const KRef &k : p.krefs) {
          bool placed = false;
          for (unsigned s = 0; s < 4 && !placed; s++) {
@@ -722,7 +747,9 @@ bool Finalizer::flush(CfOp op)
          g.literal_pad = 0;
    }
    emit_cf(std::move(c));
-   pending_.clear();
+   /* Groups staged for the next clause (commit()) move to the front. */
+   pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(npend_));
+   npend_ = 0;
    pending_lines_.clear();
    pending_slots_ = 0;
    pending_unknown_ = 0;

@@ -148,7 +148,11 @@ class Finalizer {
     * internal linkage: one call per operand. */
    [[gnu::always_inline]] inline bool operand(const Value &v, PGroup &g, unsigned instr,
                                               unsigned k, AluSrc &s);
+   /* Adds g to the pending clause: staged after it, then commit(). */
    bool add_group(PGroup &&g);
+   /* Adds the first staged group (pending_[npend_]) to the pending clause,
+    * flushing the clause first when it would not fit. */
+   bool commit();
    bool emit_whole(std::vector<PGroup> singles);
    bool whole_fits(std::vector<AluInstr> instrs) const;
    bool whole_slot(AluInstr &in, unsigned &used) const;
@@ -189,7 +193,12 @@ class Finalizer {
    };
    std::vector<VarIds> var_ids_;
 
+   /* The pending clause's groups, pending_[0, npend_), then the groups
+    * staged for it: emit_group builds its groups where they wait for the
+    * clause and commits them there, not one move each into the list. */
    std::vector<PGroup> pending_;
+   size_t npend_ = 0;
+   std::span<PGroup> committed() { return {pending_.data(), npend_}; }
    LineSet pending_lines_;
    unsigned pending_slots_ = 0; /* group_slots summed over pending_ */
    /* The most the port_slots of pending_ groups with port_unknown add. */

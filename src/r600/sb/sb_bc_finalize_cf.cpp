@@ -275,7 +275,7 @@ bool Finalizer::emit_if(const Node *reg)
    if (!is_kind(cond, VarKind::ExecMask))
       return fail("if condition is not an exec mask");
    bool found = false;
-   for (const PGroup &p : pending_)
+   for (const PGroup &p : committed())
       for (unsigned v : p.exec_defs)
          found = found || v == cond.version;
    if (!found)
@@ -302,7 +302,7 @@ bool Finalizer::emit_if(const Node *reg)
          return false;
    }
    unsigned after;
-   if (!pending_.empty()) {
+   if (npend_) {
       if (!flush(CfOp::ALU_POP_AFTER))
          return false;
       after = unsigned(out_.cf.size());
