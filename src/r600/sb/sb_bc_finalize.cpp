@@ -738,13 +738,10 @@ bool Finalizer::flush(CfOp op)
             return fail("no bank swizzle fits the register reads of the group " + ops);
          }
       }
-      /* Built where it stays: a group's lists are inline, so every move
-       * copies its instructions. */
-      AluGroup &g = c.groups.emplace_back();
-      g.instrs = std::move(p.instrs);
-      g.literals = std::move(p.literals);
-      if (g.literals.size() % 2)
-         g.literal_pad = 0;
+      /* Built where it stays, its lists moved in as it is made (not made
+       * empty, then assigned): a group's lists are inline, so every move
+       * copies its instructions.  An odd literal count is padded with 0. */
+      c.groups.emplace_back(std::move(p.instrs), std::move(p.literals), 0u);
    }
    emit_cf(std::move(c));
    /* Groups staged for the next clause (commit()) move to the front. */
