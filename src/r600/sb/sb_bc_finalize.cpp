@@ -788,10 +788,21 @@ bool Finalizer::check_values(const Node *n)
                      name(n->src[2]) + ", are not in one register");
       psi_of_temp_[sh_.value_id(n->src[1])] = n; /* is_reg_var: has an id */
    }
-   /* Instructions, most of the tree, have no children: no call for them. */
-   for (const Node *c : n->children)
-      if ((c->kind == NodeKind::Psi || !c->children.empty()) && !check_values(c))
-         return false;
+   /* Instructions, most of the tree, have no children: no call for them.
+    * Nor for a group (not a psi itself): its children are looked at here. */
+   auto visit = [&](const Node *c) {
+      return !(c->kind == NodeKind::Psi || !c->children.empty()) || check_values(c);
+   };
+   for (const Node *c : n->children) {
+      if (c->kind != NodeKind::AluGroup) {
+         if (!visit(c))
+            return false;
+         continue;
+      }
+      for (const Node *a : c->children)
+         if (!visit(a))
+            return false;
+   }
    return true;
 }
 
