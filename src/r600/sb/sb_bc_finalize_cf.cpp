@@ -7,11 +7,39 @@
  * and the pass's description are in sb_bc_finalize.cpp.
  */
 #include <algorithm>
+#include <bitset>
 #include <string>
 
 #include "r600/sb/sb_bc_finalize.h"
 
 namespace sbcc::r600::sb::region::finalize {
+
+namespace {
+
+/* Register channels (GPR * 4 + channel), asked of every operand of a
+ * clause: a bit for each channel of the GPR file, a list for any beyond
+ * it (none in a valid allocation). */
+struct ChanSet {
+   std::bitset<512> bits;
+   SmallVector<unsigned, 2> beyond;
+   void add(unsigned c)
+   {
+      if (c < bits.size())
+         bits[c] = true;
+      else
+         beyond.push_back(c);
+   }
+   bool has(int c) const
+   {
+      if (c < 0)
+         return false;
+      return size_t(c) < bits.size() ? bits[size_t(c)]
+                                     : std::find(beyond.begin(), beyond.end(), unsigned(c)) !=
+                                          beyond.end();
+   }
+};
+
+} // namespace
 
 bool Finalizer::emit_fetch(const Node *n)
 {
@@ -387,23 +415,21 @@ bool Finalizer::may_precede(const Node *alu, std::span<const Node *const> cfs) c
    /* The channels the CFs read and write (a few) first, then the clause
     * against them: one that reads what a fetch before it wrote, the usual
     * case, stops at that read instead of being scanned whole. */
-   SmallVector<unsigned, 16> cf_reads, cf_writes;
+   ChanSet cf_reads, cf_writes;
    auto note = [&](const Node *n) {
       for (const Value &v : n->src)
          if (const int c = chan_of(v); c >= 0)
-            cf_reads.push_back(unsigned(c));
+            cf_reads.add(unsigned(c));
       for (const Value &d : n->dst)
          if (const int c = chan_of(d); c >= 0)
-            cf_writes.push_back(unsigned(c));
+            cf_writes.add(unsigned(c));
    };
    for (const Node *c : cfs)
       if (cf_op_info(c->cf->op).flags & CF_FETCH)
          std::for_each(c->children.begin(), c->children.end(), note);
       else
          note(c);
-   auto in = [&](const SmallVector<unsigned, 16> &l, int c) {
-      return c >= 0 && std::find(l.begin(), l.end(), unsigned(c)) != l.end();
-   };
+   auto in = [](const ChanSet &l, int c) { return l.has(c); };
    for (const Node *g : alu->children) {
       if (g->kind != NodeKind::AluGroup)
          return false;
