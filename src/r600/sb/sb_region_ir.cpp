@@ -125,6 +125,13 @@ Value RegionShader::new_temp()
     * what var_id(VarKind::Temp, vars.size(), 0) does, without the lookup. */
    v.var = int(vars.size());
    vars.push_back(Var{VarKind::Temp, unsigned(v.var), 0});
+   /* Temps come one at a time (ra_split makes them by the hundred): one
+    * element on the end, not resize's general path per temp. */
+   if (version_count.size() + 1 == vars.size()) {
+      version_count.push_back(1);
+      v.version = 1;
+      return v;
+   }
    if (version_count.size() < vars.size())
       version_count.resize(vars.size(), 0);
    v.version = ++version_count[v.var];
