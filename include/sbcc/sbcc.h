@@ -39,11 +39,12 @@ int sbcc_compile_tgsi(sbcc_compiler *compiler, const char *text, size_t len,
 
 void sbcc_free(void *ptr);
 
-/* Frees the memory the calling thread keeps between compiles: the sb
- * optimizer keeps its large blocks (up to 96 MiB, usually far less) with the
- * thread so the next big shader does not fault them in again (docs/sb.md).
- * For a thread that stops compiling for good; compiling again afterwards is
- * fine.  The blocks are also freed when the thread ends. */
+/* Frees the memory the calling thread keeps between compiles (docs/sb.md):
+ * the sb optimizer's large blocks (up to 96 MiB, usually far less, kept so
+ * the next big shader does not fault them in again), the pools of small
+ * blocks and every pass's scratch tables.  For a thread that stops
+ * compiling for good; compiling again afterwards is fine.  All of it is
+ * also freed when the thread ends.  Not while the thread compiles. */
 void sbcc_release_thread_memory(void);
 
 /* Names of the registered targets, comma separated; release with sbcc_free. */

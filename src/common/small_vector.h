@@ -13,9 +13,9 @@
  * by anything that may grow the list.
  *
  * Heap storage of up to SvPool::kMaxBytes comes from a per-thread pool of
- * power-of-two blocks (SvPool below), so the capacity after growth may be
- * larger than asked for.
- * May use: the standard library only.
+ * power-of-two blocks (SvPool below, a ClassPool), so the capacity after
+ * growth may be larger than asked for.
+ * May use: class_pool.h and the standard library.
  */
 #pragma once
 
@@ -32,124 +32,24 @@
 #include <utility>
 #include <vector>
 
+#include "common/class_pool.h"
+
 namespace sbcc {
 
-/* The blocks SmallVector's heap path frees, kept with the thread by size
- * class for the next list that grows instead of going back to malloc.
- * Why: lists that spill are made by the hundred per shader (ALU groups of
- * three or more instructions, fetch operands, the copies ra_split adds)
- * and freed together when the shader is dropped, which overflowed glibc's
- * per-thread cache (seven blocks per size) so that most took malloc's and
- * free's slow paths, about 250 instructions a pair.  A pool block is
- * plain operator new memory; blocks move freely between threads' pools.
- * What a thread keeps is bounded (kKeptBytes per class) and freed when the
- * thread ends.  Under AddressSanitizer lists go straight to operator new,
- * so that a use after free is still caught. */
-struct SvPool {
-   /* Off under AddressSanitizer: a kept block is never poisoned. */
-#if defined(__SANITIZE_ADDRESS__)
-   static constexpr bool kEnabled = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-   static constexpr bool kEnabled = false;
-#else
-   static constexpr bool kEnabled = true;
-#endif
-#else
-   static constexpr bool kEnabled = true;
-#endif
-   static constexpr unsigned kClasses = 7; /* 16, 32, ..., 1024 bytes */
+/* SmallVector's heap blocks (class_pool.h): 16 to 1,024 bytes, at most
+ * 256 KiB a class.  Lists that spill are made by the hundred per shader
+ * (ALU groups of three or more instructions, fetch operands, the copies
+ * ra_split adds) and freed together when the shader is dropped. */
+struct SmallVectorBlocks {
    static constexpr size_t kMinBytes = 16;
-   static constexpr size_t kMaxBytes = kMinBytes << (kClasses - 1);
-   static constexpr size_t kKeptBytes = size_t(256) << 10;
-   enum State : unsigned char { Unused, Keeping, Gone };
-
-   struct Free {
-      Free *next;
-   };
-   Free *head[kClasses] = {};
-   /* How many more blocks each class may keep: 0 until the first block is
-    * kept (which registers the release at thread exit) and after it. */
-   unsigned room[kClasses] = {};
-   State state = Unused;
-
-   /* The class of a block of `bytes` (1..kMaxBytes): the smallest power
-    * of two from kMinBytes up that holds it. */
-   static unsigned size_class(size_t bytes)
+   static constexpr unsigned kClasses = 7;
+   static constexpr size_t kAlign = 0;
+   static constexpr unsigned kept_blocks(unsigned c)
    {
-      return unsigned(std::bit_width((bytes - 1) / kMinBytes));
+      return unsigned((size_t(256) << 10) / (kMinBytes << c));
    }
-   static constexpr size_t class_bytes(unsigned c) { return kMinBytes << c; }
-
-   void *take(unsigned c)
-   {
-      if (Free *f = head[c]) {
-         head[c] = f->next;
-         room[c]++;
-         return f;
-      }
-      return ::operator new(class_bytes(c));
-   }
-
-   void give(unsigned c, void *p) noexcept
-   {
-      if (room[c]) {
-         push(c, p);
-         return;
-      }
-      give_slow(c, p);
-   }
-
- private:
-   void push(unsigned c, void *p) noexcept
-   {
-      head[c] = ::new (p) Free{head[c]};
-      room[c]--;
-   }
-
-   /* The first block a thread keeps, a full class, or a thread that is
-    * ending. */
-   [[gnu::noinline]] void give_slow(unsigned c, void *p) noexcept
-   {
-      if (state == Unused) {
-         /* Constructed on the thread's first kept block, destroyed when
-          * the thread ends: lists freed after that (by other thread_local
-          * objects' destructors) go straight back to operator delete. */
-         struct Release {
-            ~Release() { pool().release(); }
-         };
-         static thread_local Release release_at_exit;
-         (void)release_at_exit;
-         state = Keeping;
-         for (unsigned k = 0; k < kClasses; k++)
-            room[k] = unsigned(kKeptBytes / class_bytes(k));
-      }
-      if (room[c])
-         push(c, p);
-      else
-         ::operator delete(p, class_bytes(c));
-   }
-
-   void release() noexcept
-   {
-      for (unsigned c = 0; c < kClasses; c++) {
-         while (Free *f = head[c]) {
-            head[c] = f->next;
-            ::operator delete(f, class_bytes(c));
-         }
-         room[c] = 0;
-      }
-      state = Gone;
-   }
-
- public:
-   /* The calling thread's pool: constant-initialized, so reaching it costs
-    * no guard or call. */
-   static SvPool &pool();
 };
-
-inline constinit thread_local SvPool sv_pool_instance;
-inline SvPool &SvPool::pool() { return sv_pool_instance; }
+using SvPool = ClassPool<SmallVectorBlocks>;
 
 template <typename T, unsigned N> class SmallVector {
    static_assert(N > 0, "use std::vector for no inline storage");

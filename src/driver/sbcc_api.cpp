@@ -7,7 +7,7 @@
 #include <string>
 
 #include "driver/target.h"
-#include "r600/sb/sb_block_cache.h"
+#include "common/thread_memory.h"
 
 struct sbcc_compiler {
    std::unique_ptr<sbcc::Target> target;
@@ -100,7 +100,7 @@ extern "C" void sbcc_free(void *ptr)
 
 extern "C" void sbcc_release_thread_memory(void)
 {
-   sbcc::r600::sb::block_cache_trim();
+   sbcc::release_thread_memory();
 }
 
 extern "C" char *sbcc_target_names(void)

@@ -264,7 +264,7 @@ TEST(SbSmallVector, PoolClassesCoverEachSizeOnce)
 /* More blocks than a class keeps: the rest go back to operator delete. */
 TEST(SbSmallVector, PoolKeepsABoundedNumber)
 {
-   const size_t n = SvPool::kKeptBytes / 32 + 100;
+   const size_t n = SvPool::kept_at_most(SvPool::size_class(32)) + 100;
    std::vector<SmallVector<uint32_t, 1>> lists(n);
    for (size_t i = 0; i < n; i++)
       lists[i].assign(5, uint32_t(i));

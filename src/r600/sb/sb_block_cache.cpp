@@ -3,13 +3,16 @@
  *
  * A cached large block may be larger than the request it serves, so every
  * large block carries its real size in a header of kHeader bytes (which
- * also keeps the payload 64-byte aligned).  A small block is its size
- * class's size, which its request names again when it is freed: no header.
+ * also keeps the payload 64-byte aligned).  Small blocks come from a
+ * ClassPool (common/class_pool.h): no header, since a small block's
+ * request names its class again when it is freed.
  */
 #include "r600/sb/sb_block_cache.h"
 
 #include <array>
 #include <bit>
+
+#include "common/class_pool.h"
 
 namespace sbcc::r600::sb {
 
@@ -25,39 +28,41 @@ struct Slot {
 
 void release(char *block) noexcept { ::operator delete(block, kAlign); }
 
-/* Small blocks: kSmallMin << c bytes for class c, up to the first large
- * request. */
-constexpr size_t kSmallMin = 64;
-constexpr unsigned small_class(size_t bytes)
-{
-   return bytes <= kSmallMin ? 0 : unsigned(std::bit_width((bytes - 1) / kSmallMin));
-}
-constexpr unsigned kSmallClasses = small_class(kBlockCacheMinBytes - 1) + 1;
-constexpr size_t small_bytes(unsigned c) { return kSmallMin << c; }
-
-struct SmallFree {
-   SmallFree *next;
+/* Small blocks: a class pool of 64 bytes up to the first large request,
+ * 64-byte aligned as the large ones. */
+struct SmallBlocks {
+   static constexpr size_t kMinBytes = 64;
+   static constexpr unsigned kClasses =
+      unsigned(std::bit_width((kBlockCacheMinBytes - 2) / kMinBytes)) + 1;
+   static constexpr size_t kAlign = 64;
+   static constexpr unsigned kept_blocks(unsigned) { return kBlockCacheSmallKept; }
 };
-struct SmallList {
-   SmallFree *head = nullptr;
-   unsigned count = 0;
-};
+using SmallPool = ClassPool<SmallBlocks>;
+static_assert(SmallPool::class_bytes(SmallPool::kClasses - 1) >= kBlockCacheMinBytes - 1);
 
 /* Set once the thread's cache is destroyed: a block freed later (by
  * another thread_local object's destructor at thread exit) goes straight
  * back to the system. */
 thread_local bool cache_gone = false;
 
-struct Cache {
+struct Cache : ThreadMemoryHook {
    std::array<Slot, kBlockCacheSlots> slots{};
    size_t kept = 0;
-   std::array<SmallList, kSmallClasses> small{};
 
+   Cache()
+   {
+      tier = Blocks;
+      on_release = [](ThreadMemoryHook *h) { static_cast<Cache *>(h)->trim(); };
+      thread_memory_link(*this);
+   }
    ~Cache()
    {
       trim();
+      thread_memory_unlink(*this);
       cache_gone = true;
    }
+   Cache(const Cache &) = delete;
+   Cache &operator=(const Cache &) = delete;
 
    void trim() noexcept
    {
@@ -67,35 +72,6 @@ struct Cache {
             s = Slot{};
          }
       kept = 0;
-      for (SmallList &l : small) {
-         while (SmallFree *f = l.head) {
-            l.head = f->next;
-            release(reinterpret_cast<char *>(f));
-         }
-         l.count = 0;
-      }
-   }
-
-   char *take_small(unsigned c) noexcept
-   {
-      SmallList &l = small[c];
-      SmallFree *f = l.head;
-      if (!f)
-         return nullptr;
-      l.head = f->next;
-      l.count--;
-      return reinterpret_cast<char *>(f);
-   }
-
-   void give_small(unsigned c, char *block) noexcept
-   {
-      SmallList &l = small[c];
-      if (l.count == kBlockCacheSmallKept) {
-         release(block);
-         return;
-      }
-      l.head = ::new (static_cast<void *>(block)) SmallFree{l.head};
-      l.count++;
    }
 
    /* The smallest kept block of at least `bytes`, taken out; or null. */
@@ -160,9 +136,9 @@ size_t &header_size(char *block) { return *reinterpret_cast<size_t *>(block); }
 void *block_cache_allocate(size_t bytes)
 {
    if (bytes < kBlockCacheMinBytes) {
-      const unsigned c = small_class(bytes);
-      char *block = cache_gone ? nullptr : cache().take_small(c);
-      return block ? block : ::operator new(small_bytes(c), kAlign);
+      if constexpr (!SmallPool::kEnabled)
+         return ::operator new(bytes, kAlign);
+      return SmallPool::pool().take(SmallPool::size_class(bytes));
    }
    char *block = cache_gone ? nullptr : cache().take(bytes);
    if (!block) {
@@ -177,10 +153,10 @@ void block_cache_free(void *p, size_t bytes) noexcept
    if (!p)
       return;
    if (bytes < kBlockCacheMinBytes) {
-      if (cache_gone)
-         release(static_cast<char *>(p));
+      if constexpr (!SmallPool::kEnabled)
+         ::operator delete(p, bytes, kAlign);
       else
-         cache().give_small(small_class(bytes), static_cast<char *>(p));
+         SmallPool::pool().give(SmallPool::size_class(bytes), p);
       return;
    }
    char *block = static_cast<char *>(p) - kHeader;
@@ -198,11 +174,14 @@ BlockCacheStats block_cache_stats()
          st.blocks++;
          st.bytes += s.bytes;
       }
-   for (const SmallList &l : cache().small)
-      st.small_blocks += l.count;
+   st.small_blocks = SmallPool::pool().kept_blocks();
    return st;
 }
 
-void block_cache_trim() { cache().trim(); }
+void block_cache_trim()
+{
+   cache().trim();
+   SmallPool::pool().release();
+}
 
 } // namespace sbcc::r600::sb

@@ -8,12 +8,14 @@
  * and a third of the whole pipeline.  Blocks from here are cached per
  * thread when freed (up to kBlockCacheSlots blocks and kBlockCacheBytes
  * in all) and handed out again, best fit first.  Smaller requests (a
- * small shader's node blocks and tables) are kept too, in power-of-two
- * classes of up to kBlockCacheSmallKept blocks each: glibc serves a
- * 64-byte aligned block through memalign, over a thousand instructions
- * for a node block.  The cache is freed when the thread ends.
+ * small shader's node blocks and tables) are kept too, in a class pool
+ * (common/class_pool.h) of up to kBlockCacheSmallKept blocks a class:
+ * glibc serves a 64-byte aligned block through memalign, over a thousand
+ * instructions for a node block.  The cache is freed when the thread ends
+ * or by release_thread_memory() (common/thread_memory.h).
  *
- * Owns: nothing but its blocks.  May call: operator new/delete only.
+ * Owns: nothing but its blocks.  May call: common's class pool and thread
+ * memory list, operator new/delete.
  */
 #pragma once
 
@@ -44,8 +46,8 @@ struct BlockCacheStats {
    unsigned small_blocks = 0;
 };
 BlockCacheStats block_cache_stats();
-/* Frees what the calling thread keeps (tests; a driver may call it when it
- * stops compiling on a thread for good). */
+/* Frees what the calling thread's cache keeps (tests; a driver calls
+ * sbcc_release_thread_memory(), which frees this and the rest). */
 void block_cache_trim();
 
 /* A std::allocator through the cache.  construct() without arguments
