@@ -109,23 +109,6 @@ void sort_by_slot(PGroup &g)
 
 } // namespace
 
-void Finalizer::trade_kept()
-{
-   static thread_local struct {
-      std::vector<PGroup> pending, singles;
-      std::vector<uint8_t> flags;
-      std::vector<size_t> order;
-      std::vector<FetchInstr> fetched;
-      LineSet lines;
-   } kept;
-   pending_.swap(kept.pending);
-   singles_.swap(kept.singles);
-   flags_.swap(kept.flags);
-   order_.swap(kept.order);
-   fetched_.swap(kept.fetched);
-   lines_scratch_.swap(kept.lines);
-}
-
 bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s)
 {
    s = AluSrc{};
@@ -825,7 +808,7 @@ bool Finalizer::run()
       top = std::max(top, int(r.first + r.count) - 1);
    scratch_gpr_ = unsigned(top + 1);
    /* A clause has at most 128 slots, so at most 128 groups wait for it:
-    * room for them once per thread (trade_kept), not regrown (moving every
+    * room for them once per thread (FinalizerTables), not regrown (moving every
     * group) per compile. */
    pending_.reserve(128);
    /* A psi's temporary is only the psi's: other readers would see the

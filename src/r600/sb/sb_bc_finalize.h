@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_passes.h"
 #include "r600/sb/sb_region_passes.h"
 
@@ -58,7 +59,23 @@ using Line = std::pair<unsigned, unsigned>; /* (bank, constant / 16) */
  * vector (copied and merged per group) beats a std::set's node allocations. */
 using LineSet = std::vector<Line>;
 
-class Finalizer {
+/* Finalizer's lists (room for a clause's 128 groups, tens of kilobytes),
+ * kept with the thread between shaders for their storage and lent to each
+ * Finalizer: they go back empty, or are sized anew where used. */
+struct FinalizerTables {
+   /* The pending clause's groups, pending_[0, npend_), then the groups
+    * staged for it: emit_group builds its groups where they wait for the
+    * clause and commits them there, not one move each into the list. */
+   std::vector<PGroup> pending_;
+   /* Scratch reused across groups (no allocation per group once grown). */
+   LineSet lines_scratch_;
+   std::vector<PGroup> singles_;
+   std::vector<uint8_t> flags_; /* emit_group's before and done */
+   std::vector<size_t> order_;
+   std::vector<FetchInstr> fetched_; /* emit_fetch's rebuilt fetches */
+};
+
+class Finalizer : FinalizerTables {
  public:
    Finalizer(const RegionShader &sh, const Allocation &alloc, const ShaderInfo &info,
              Program &out, Diagnostics &diags)
@@ -81,13 +98,11 @@ class Finalizer {
          ids.max_version = top;
          ids.regs = alloc.reg.data() + base;
       }
-      trade_kept();
    }
    ~Finalizer()
    {
       pending_.clear();
       singles_.clear();
-      trade_kept();
    }
    Finalizer(const Finalizer &) = delete;
    Finalizer &operator=(const Finalizer &) = delete;
@@ -174,6 +189,7 @@ class Finalizer {
       return unsigned(out_.cf.size() - 1);
    }
 
+   ThreadLend<FinalizerTables> lend_{*this};
    const RegionShader &sh_;
    const Allocation &alloc_;
    const ShaderInfo &info_;
@@ -193,10 +209,6 @@ class Finalizer {
    };
    std::vector<VarIds> var_ids_;
 
-   /* The pending clause's groups, pending_[0, npend_), then the groups
-    * staged for it: emit_group builds its groups where they wait for the
-    * clause and commits them there, not one move each into the list. */
-   std::vector<PGroup> pending_;
    size_t npend_ = 0;
    std::span<PGroup> committed() { return {pending_.data(), npend_}; }
    LineSet pending_lines_;
@@ -205,18 +217,7 @@ class Finalizer {
    unsigned pending_unknown_ = 0;
    unsigned r0_port_slots(const PGroup &g);
    void resolve_port_slots();
-   /* Scratch reused across groups (no allocation per group once grown). */
-   LineSet lines_scratch_;
-   decltype(AluGroup::instrs) probe_;
-   std::vector<PGroup> singles_;
-   std::vector<uint8_t> flags_; /* emit_group's before and done */
-   std::vector<size_t> order_;
-   std::vector<FetchInstr> fetched_; /* emit_fetch's rebuilt fetches */
-   /* The lists above and pending_ (room for a clause's 128 groups, tens
-    * of kilobytes), kept with the thread between shaders for their
-    * storage: they go back empty, or are sized anew where used.  Swapped
-    * in by the constructor and out by the destructor. */
-   void trade_kept();
+   decltype(AluGroup::instrs) probe_; /* scratch, as lines_scratch_ */
    const CfInstr *pending_src_ = nullptr;
    bool pending_eop_ = false;
    /* A clause split the source did not have loses AR and the predicate. */

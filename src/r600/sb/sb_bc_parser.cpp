@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_passes.h"
 
 namespace sbcc::r600::sb {
@@ -130,7 +131,10 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
       AluClause &cl = node.alu;
       /* Whether each group reads PV/PS: bytes, not vector<bool>.  Kept
        * with the thread: an allocation per clause otherwise. */
-      static thread_local std::vector<uint8_t> reads_forward;
+      struct Tables {
+         std::vector<uint8_t> reads_forward;
+      };
+      std::vector<uint8_t> &reads_forward = thread_kept<Tables>().reads_forward;
       reads_forward.assign(cf.groups.size(), 0);
       /* Some group after the first is fixed and reads PV/PS: see below. */
       bool chained = false;

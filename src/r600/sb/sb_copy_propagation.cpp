@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_passes.h"
 
 namespace sbcc::r600::sb {
@@ -314,7 +315,10 @@ bool copy_propagation(Shader &sh, Diagnostics &diags)
    /* CF instructions control may reach from elsewhere: lanes arriving
     * there did not run the clause before them. */
    /* Kept with the thread: an allocation per run otherwise. */
-   static thread_local std::vector<uint8_t> target;
+   struct Tables {
+      std::vector<uint8_t> target;
+   };
+   std::vector<uint8_t> &target = thread_kept<Tables>().target;
    target.assign(sh.cf.size() + 1, 0);
    for (const CfNode &n : sh.cf)
       if (cf_op_info(n.cf.op).enc != CfEncoding::Alu &&

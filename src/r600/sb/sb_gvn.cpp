@@ -15,6 +15,7 @@
  */
 #include <algorithm>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_passes.h"
 
 namespace sbcc::r600::sb {
@@ -279,7 +280,7 @@ bool gvn(Shader &sh, Diagnostics &diags)
       c.alu.built.clear(); /* post_scheduler's build no longer matches */
    /* Kept with the thread, as the scheduler's lists are: the table then
     * allocates and clears its generations once, not for every shader. */
-   static thread_local Table table;
+   Table &table = thread_kept<Table>();
    for (CfNode &c : sh.cf)
       if (c.is_alu)
          number_clause(c.alu, table);

@@ -10,6 +10,7 @@
  * this graph, so ordinary backward liveness holds.  Predicated and relative
  * writes never kill; a relative read makes everything live.
  */
+#include "common/thread_memory.h"
 #include "r600/sb/sb_local_passes.h"
 
 namespace sbcc::r600::sb {
@@ -151,8 +152,13 @@ bool liveness_impl(const Shader &sh, std::vector<LiveSet> &live_out,
    };
    /* The graph's lists are kept with the thread: liveness runs up to
     * twice per shader (dce_cleanup), and they are only scratch. */
-   static thread_local std::vector<Succ> succ;
-   static thread_local std::vector<size_t> loops, loop_of, loop_end;
+   struct Tables {
+      std::vector<Succ> succ;
+      std::vector<size_t> loops, loop_of, loop_end;
+   };
+   Tables &kept = thread_kept<Tables>();
+   std::vector<Succ> &succ = kept.succ;
+   std::vector<size_t> &loops = kept.loops, &loop_of = kept.loop_of, &loop_end = kept.loop_end;
    succ.assign(n, Succ{});
    loops.clear();
    loop_of.assign(n, SIZE_MAX);

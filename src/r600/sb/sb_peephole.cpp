@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_region_passes.h"
 
 namespace sbcc::r600::sb::region {
@@ -196,8 +197,13 @@ bool peephole(RegionShader &sh, Diagnostics &diags)
    }
    /* Kept with the thread: a table of every value, allocated and filled
     * with nulls per shader, cost more than the walk over a small one. */
-   static thread_local std::vector<const Node *> def;
-   static thread_local std::vector<uint32_t> noted;
+   struct Tables {
+      std::vector<const Node *> def;
+      std::vector<uint32_t> noted;
+   };
+   Tables &kept = thread_kept<Tables>();
+   std::vector<const Node *> &def = kept.def;
+   std::vector<uint32_t> &noted = kept.noted;
    if (def.size() < sh.num_values())
       def.resize(sh.num_values(), nullptr);
    Peephole p{sh, def, noted, sh.num_values(), 0};

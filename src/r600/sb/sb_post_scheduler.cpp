@@ -31,6 +31,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_passes.h"
 
 namespace sbcc::r600::sb {
@@ -1424,7 +1425,7 @@ bool post_scheduler(Shader &sh, Diagnostics &diags, const std::vector<LiveSet> *
    /* Most shaders are small, and allocating the scheduler's lists was a
     * good part of their time: they live on with the thread, holding the
     * storage the biggest clause so far needed. */
-   static thread_local Scratch sc;
+   Scratch &sc = thread_kept<Scratch>();
    std::vector<AluNode> &saved = sc.saved;
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       CfNode &c = sh.cf[ci];

@@ -9,9 +9,10 @@
  * holds none.  Phi, loop_phi and psi need their values in one channel.
  */
 #include <algorithm>
-#include <deque>
+#include <memory>
 #include <string>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_ra.h"
 
 namespace sbcc::r600::sb::region {
@@ -23,26 +24,22 @@ constexpr int kTop = -2;     /* no path reached yet */
 
 using State = std::vector<int>;
 
-struct Checker {
-   const RegionShader &sh;
-   const Allocation &alloc;
-   Diagnostics &diags;
-   bool ok = true;
-   bool loud = true;
-   unsigned cf = 0;
+/* The checker's tables, kept with the thread from check to check for
+ * their storage (a dozen allocations per shader otherwise): lent to each
+ * Checker and taken back when it goes.  Every table is sized and filled
+ * anew before it is read; names is emptied, since name() fills it only
+ * when empty. */
+struct CheckerTables {
+   State entry; /* the walk's state, from the program's entry on */
    std::vector<State> exit_acc, repeat_acc, rep_prev;
-   /* Working states of the ifs being walked, one per nesting level (a
-    * deque: outer walks hold references into it while it grows). */
-   std::deque<State> if_states;
-   unsigned if_depth = 0;
-   /* Register channels tracked: those of the GPRs the allocation or the
-    * inputs use (the rest never hold a value anyone reads). */
-   size_t num_slots = 0;
-   unsigned loop_nest = 0; /* loops around the node being walked */
+   /* Working states of the ifs being walked, one per nesting level, each
+    * on its own: outer walks hold references to theirs while the list
+    * grows. */
+   std::vector<std::unique_ptr<State>> if_states;
    std::vector<std::vector<unsigned>> loops_in;
    /* value id -> (var, version), for messages only: filled on the first. */
    mutable std::vector<std::pair<int, unsigned>> names;
-   std::vector<const Node *> psi_of;            /* predicated result -> psi */
+   std::vector<const Node *> psi_of; /* predicated result -> psi */
    /* Value ids through plain copies: a register holding a copy's source
     * holds the copy too (same bits), and RA lets them share. */
    std::vector<int> canon;
@@ -51,53 +48,29 @@ struct Checker {
     * walk asks for both. */
    std::vector<uint8_t> var_reg;
    std::vector<int16_t> slot_of;
-
    /* Scratch of vector_operand(), asked for every fetch and export. */
    std::vector<unsigned> seen_;
+};
 
-   /* The tables' storage, kept with the thread from check to check (a
-    * dozen allocations per shader otherwise, the ifs' deque among them):
-    * lent to each Checker and taken back when it goes.  Every table is
-    * sized and filled anew before it is read; names is emptied, since
-    * name() fills it only when empty. */
-   State entry; /* the walk's state, from the program's entry on */
-
-   struct Kept {
-      State entry;
-      std::vector<State> exit_acc, repeat_acc, rep_prev;
-      std::deque<State> if_states;
-      std::vector<std::vector<unsigned>> loops_in;
-      std::vector<std::pair<int, unsigned>> names;
-      std::vector<const Node *> psi_of;
-      std::vector<int> canon;
-      std::vector<uint8_t> var_reg;
-      std::vector<int16_t> slot_of;
-      std::vector<unsigned> seen;
-   };
-   void trade()
-   {
-      static thread_local Kept kept;
-      entry.swap(kept.entry);
-      exit_acc.swap(kept.exit_acc);
-      repeat_acc.swap(kept.repeat_acc);
-      rep_prev.swap(kept.rep_prev);
-      if_states.swap(kept.if_states);
-      loops_in.swap(kept.loops_in);
-      names.swap(kept.names);
-      psi_of.swap(kept.psi_of);
-      canon.swap(kept.canon);
-      var_reg.swap(kept.var_reg);
-      slot_of.swap(kept.slot_of);
-      seen_.swap(kept.seen);
-   }
+struct Checker : CheckerTables {
+   ThreadLend<CheckerTables> lend{*this};
+   const RegionShader &sh;
+   const Allocation &alloc;
+   Diagnostics &diags;
+   bool ok = true;
+   bool loud = true;
+   unsigned cf = 0;
+   unsigned if_depth = 0;
+   /* Register channels tracked: those of the GPRs the allocation or the
+    * inputs use (the rest never hold a value anyone reads). */
+   size_t num_slots = 0;
+   unsigned loop_nest = 0; /* loops around the node being walked */
 
    Checker(const RegionShader &s, const Allocation &a, Diagnostics &d)
       : sh(s), alloc(a), diags(d)
    {
-      trade();
       names.clear();
    }
-   ~Checker() { trade(); }
    Checker(const Checker &) = delete;
    Checker &operator=(const Checker &) = delete;
 
@@ -430,15 +403,15 @@ struct Checker {
       }
       case NodeKind::If: {
          if (if_states.size() <= if_depth)
-            if_states.emplace_back();
-         unsigned depth = if_depth++;
-         if_states[depth] = st;
+            if_states.push_back(std::make_unique<State>());
+         State &taken = *if_states[if_depth++];
+         taken = st;
          bool t = true;
          for (const Node *c : n->children)
-            if (!(t = walk(c, if_states[depth])))
+            if (!(t = walk(c, taken)))
                break;
          if (t)
-            meet(st, if_states[depth]);
+            meet(st, taken);
          if_depth--;
          return true;
       }

@@ -9,43 +9,36 @@
  */
 #include <algorithm>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_ra.h"
 
 namespace sbcc::r600::sb::region {
 
 namespace {
 
-/* Classes' tables, kept with the thread from shader to shader (see
- * ra_coalesce): sized and filled anew each time. */
-struct ClassStore {
-   std::vector<unsigned> next, head, tail, size, roots;
-};
-
-struct Classes {
-   RaContext &ctx;
+/* Classes' tables, kept with the thread from shader to shader for their
+ * storage (see ra_coalesce) and lent to each Classes (held by value, not
+ * referred to: the merge tests read them for every member).  Sized and
+ * filled anew each time. */
+struct ClassTables {
    /* Members of each class as a list threaded through `next` (head, tail
     * and size by root): a merge splices two lists in O(1), and there is no
     * allocation per value. */
-   static constexpr unsigned kEnd = ~0u;
    std::vector<unsigned> next, head, tail, size;
-   /* Lent by the store (by value, not referred to: the merge tests read
-    * these for every member), given back when the classes go. */
-   ClassStore &store;
-   void trade()
-   {
-      next.swap(store.next);
-      head.swap(store.head);
-      tail.swap(store.tail);
-      size.swap(store.size);
-      roots_.swap(store.roots);
-   }
-   ~Classes() { trade(); }
+   /* Scratch for group_channels_ok and can_join (neither calls the
+    * other): asked per vector operand. */
+   std::vector<unsigned> roots_;
+};
+
+struct Classes : ClassTables {
+   ThreadLend<ClassTables> lend{*this};
+   RaContext &ctx;
+   static constexpr unsigned kEnd = ~0u;
    Classes(const Classes &) = delete;
    Classes &operator=(const Classes &) = delete;
 
-   Classes(RaContext &c, ClassStore &s) : ctx(c), store(s)
+   explicit Classes(RaContext &c) : ctx(c)
    {
-      trade();
       unsigned nv = ctx.num_values;
       next.assign(nv, kEnd);
       head.assign(nv, kEnd);
@@ -111,10 +104,6 @@ struct Classes {
       }
       return true;
    }
-
-   /* Scratch for group_channels_ok and can_join (neither calls the
-    * other): asked per vector operand, kept instead of allocated. */
-   std::vector<unsigned> roots_;
 
    bool allow_pin = false;
    bool allow_same_group = false;
@@ -290,14 +279,14 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
       const RaCopy *copy;
       int next;
    };
-   static thread_local struct {
-      ClassStore classes;
+   struct Tables {
       std::vector<RaCopy> vec, rest;
       std::vector<Feed> feeds;
       std::vector<int> first_feed;
       std::vector<const RaCopy *> cs;
-   } kept;
-   Classes cl(ctx, kept.classes);
+   };
+   Tables &kept = thread_kept<Tables>();
+   Classes cl(ctx);
    for (const auto &f : ctx.forced) {
       for (size_t i = 1; i < f.size(); i++)
          if (!cl.merge(f[0], f[i])) {

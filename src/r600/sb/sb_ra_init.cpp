@@ -16,6 +16,7 @@
 #include <bit>
 #include <bitset>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_ra.h"
 #include "r600/sb/sb_small_vector.h"
 
@@ -59,13 +60,10 @@ template <typename Each> void build_lists(unsigned n, RaAdjacency &out, Each &&e
    restore_offsets(n, out);
 }
 
-struct Colourer {
-   RegionShader &sh;
-   RaContext &ctx;
-   Diagnostics &diags;
-
-   Colourer(RegionShader &s, RaContext &c, Diagnostics &d) : sh(s), ctx(c), diags(d) {}
-
+/* The colourer's tables, kept with the thread from shader to shader for
+ * their storage and lent to each Colourer: each is sized and filled anew
+ * where it is used. */
+struct ColourerTables {
    RaAdjacency members;        /* by root */
    std::vector<int> gpr, chan; /* by root */
    /* gpr * 4 + chan of each value's class, -1 uncoloured (kept by colour()
@@ -74,17 +72,43 @@ struct Colourer {
     * are members or values no class holds (unread fetch results: their
     * own uncoloured roots), so by value it says what by root would. */
    std::vector<int16_t> slot;
-   RegBits busy{};   /* scratch */
-   RegBits usable{}; /* channels of the GPRs that are not reserved */
    /* Class of every value: the classes are final here, so one find() per
     * value instead of one per adjacency visit. */
    std::vector<unsigned> root;
-   /* Channels to avoid if possible (chan_excl): a soft constraint, since a
-    * fixed or precoloured channel may leave no other choice. */
-   unsigned chan_pref = 0;
    /* Roots joined to this root by a copy ra_coalesce could not merge: their
     * register channel, when free, makes the MOV a no-op finalize drops. */
    RaAdjacency partners; /* by root */
+   /* Scratch of vector(): the GPRs to try first. */
+   std::vector<unsigned> order;
+   /* While a run is placed, what fits() needs of each of its uncoloured
+    * classes, gathered from the interference lists once: the register
+    * channels other classes hold, the channels chan_excl partners hold,
+    * and the run's own classes it interferes with or prefers another
+    * channel than. */
+   struct RunClass {
+      std::bitset<kRaMaxGprs * 4> busy;
+      unsigned excl = 0;
+      std::vector<unsigned> adj, excl_run;
+   };
+   /* The first num_run entries are the run's; the rest are kept (with
+    * their lists' storage) for the next run instead of freed, and for the
+    * next shader of the thread. */
+   std::vector<RunClass> run_classes;
+};
+
+struct Colourer : ColourerTables {
+   ThreadLend<ColourerTables> lend{*this};
+   RegionShader &sh;
+   RaContext &ctx;
+   Diagnostics &diags;
+
+   Colourer(RegionShader &s, RaContext &c, Diagnostics &d) : sh(s), ctx(c), diags(d) {}
+
+   RegBits busy{};   /* scratch */
+   RegBits usable{}; /* channels of the GPRs that are not reserved */
+   /* Channels to avoid if possible (chan_excl): a soft constraint, since a
+    * fixed or precoloured channel may leave no other choice. */
+   unsigned chan_pref = 0;
 
    void colour(unsigned r, int g, int c)
    {
@@ -182,9 +206,6 @@ struct Colourer {
       }
       return fail("out of registers");
    }
-
-   /* Scratch of vector(): the GPRs to try first. */
-   std::vector<unsigned> order;
 
    bool vector(const std::vector<unsigned> &group)
    {
@@ -345,23 +366,8 @@ struct Colourer {
     * GPR each element of it had. */
    std::vector<int> was_chan, old_gpr_;
 
-   /* While a run is placed, what fits() needs of each of its uncoloured
-    * classes, gathered from the interference lists once: the register
-    * channels other classes hold, the channels chan_excl partners hold,
-    * and the run's own classes it interferes with or prefers another
-    * channel than. */
-   struct RunClass {
-      std::bitset<kRaMaxGprs * 4> busy;
-      unsigned excl = 0;
-      std::vector<unsigned> adj, excl_run;
-   };
    std::vector<int> run_index; /* by root, -1 outside the run */
-   /* The first num_run entries are the run's; the rest are kept (with
-    * their lists' storage) for the next run instead of freed, and for the
-    * next shader of the thread (ra_init lends them in and takes them
-    * back). */
-   std::vector<RunClass> run_classes;
-   size_t num_run = 0;
+   size_t num_run = 0; /* run_classes of the run being placed */
 
    void gather_run(const std::vector<unsigned> &all)
    {
@@ -866,35 +872,13 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       return false;
    }
    Colourer col(sh, ctx, diags);
-   /* The run classes' lists, the tables by value, the member and
-    * partner lists and the scratch of the sort and of vector(), kept
-    * from the thread's last shader for their storage (each is sized and
-    * filled anew below). */
-   struct Kept {
-      std::vector<Colourer::RunClass> run_classes;
-      std::vector<int> gpr, chan;
-      std::vector<int16_t> slot;
-      std::vector<unsigned> root, first, roots, order, at, sorted;
-      RaAdjacency members, partners;
+   /* The scratch of the class lists and of the sort, kept with the
+    * thread as the colourer's tables are (each is sized and filled anew
+    * below). */
+   struct Tables {
+      std::vector<unsigned> first, roots, at, sorted;
    };
-   static thread_local Kept kept;
-   struct Lend {
-      Kept &kept;
-      Colourer &col;
-      void trade()
-      {
-         col.run_classes.swap(kept.run_classes);
-         col.gpr.swap(kept.gpr);
-         col.chan.swap(kept.chan);
-         col.slot.swap(kept.slot);
-         col.root.swap(kept.root);
-         col.order.swap(kept.order);
-         std::swap(col.members, kept.members);
-         std::swap(col.partners, kept.partners);
-      }
-      Lend(Kept &k, Colourer &c) : kept(k), col(c) { trade(); }
-      ~Lend() { trade(); }
-   } lend(kept, col);
+   Tables &kept = thread_kept<Tables>();
    if (std::find(ctx.reserved_gpr.begin(), ctx.reserved_gpr.end(), 1) == ctx.reserved_gpr.end()) {
       /* No arrays: every channel of R0..R123. */
       for (unsigned g = 0; g < kRaMaxGprs; g += 16)

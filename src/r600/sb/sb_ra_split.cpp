@@ -14,6 +14,7 @@
 #include <span>
 #include <variant>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_ra.h"
 
 namespace sbcc::r600::sb::region {
@@ -28,7 +29,49 @@ Ref ref(const Value &v) { return {v.var, v.version}; }
  * can name without a register (SEL_0 / SEL_1). */
 constexpr uint32_t kBits0 = 0, kBits1 = 0x3f800000;
 
-struct Splitter {
+/* The splitter's lists, kept with the thread from shader to shader for
+ * their storage (each grew push by push: some fifteen allocations per
+ * shader), lent to each Splitter. */
+struct SplitterTables {
+   /* Plain MOVs of 0.0 or 1.0 (clause, group, instruction): see
+    * Splitter::const_def. */
+   struct ConstMov {
+      Node *parent, *cf, *group, *alu;
+   };
+   std::vector<ConstMov> const_movs;
+   /* Values that need one register channel: a phi or loop_phi's, or a
+    * psi's three.  A loop_phi's source 0 is replaced by its copy only
+    * after the region itself was processed (the copy goes before the
+    * region, in its parent), so phi entries are read from the nodes once
+    * the whole tree is done; reading them earlier kept the uncopied
+    * source, which may be live past the loop and then cannot share the
+    * phi's register. */
+   struct Forced {
+      const Node *phi; /* null: a psi, of `psi` */
+      std::array<Ref, 3> psi;
+   };
+   std::vector<Forced> forced;
+   /* Vector operands, one after another: operand i is
+    * vec_refs[vec_end[i - 1], vec_end[i]) (one list for all, not one
+    * allocation per fetch and export). */
+   std::vector<Ref> vec_refs;
+   std::vector<uint32_t> vec_end;
+   std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre; /* value -> gpr, chan */
+   std::vector<std::pair<Ref, Ref>> psi_pairs;
+   std::vector<Ref> fetch_dsts; /* results of fetches outside arrays */
+   /* Scratch of the copies of one vector operand. */
+   std::vector<Ref> copy_done_, copy_refs_;
+   std::vector<size_t> copy_at_;
+   /* Scratch of fetch_clause_copies and export_copies, which run for
+    * every fetch clause and export: the copy groups (a clause takes them
+    * in one allocation of the right size), the results defined so far and
+    * one fetch's results. */
+   std::vector<Node *> groups_;
+   std::vector<Ref> defined_, dsts_;
+};
+
+struct Splitter : SplitterTables {
+   ThreadLend<SplitterTables> lend{*this};
    RegionShader &sh;
    Diagnostics &diags;
    bool ok = true;
@@ -40,13 +83,19 @@ struct Splitter {
    /* Values a plain MOV of 0.0 or 1.0 defines, with the constant's bits,
     * and where those MOVs sit (clause, group, instruction). */
    std::map<Ref, uint32_t> const_def;
-   struct ConstMov {
-      Node *parent, *cf, *group, *alu;
-   };
-   std::vector<ConstMov> const_movs;
 
-   Splitter(RegionShader &s, Diagnostics &d) : sh(s), diags(d) { trade(); }
-   ~Splitter() { trade(); }
+   /* What is lent comes emptied: the scratch lists are emptied where they
+    * are used, these are only appended to. */
+   Splitter(RegionShader &s, Diagnostics &d) : sh(s), diags(d)
+   {
+      const_movs.clear();
+      forced.clear();
+      vec_refs.clear();
+      fetch_dsts.clear();
+      vec_end.clear();
+      pre.clear();
+      psi_pairs.clear();
+   }
    Splitter(const Splitter &) = delete;
    Splitter &operator=(const Splitter &) = delete;
 
@@ -160,32 +209,11 @@ struct Splitter {
       return true;
    }
 
-   /* Values that need one register channel: a phi or loop_phi's, or a
-    * psi's three.  A loop_phi's source 0 is replaced by its copy only
-    * after the region itself was processed (the copy goes before the
-    * region, in its parent), so phi entries are read from the nodes once
-    * the whole tree is done; reading them earlier kept the uncopied
-    * source, which may be live past the loop and then cannot share the
-    * phi's register. */
-   struct Forced {
-      const Node *phi; /* null: a psi, of `psi` */
-      std::array<Ref, 3> psi;
-   };
-   std::vector<Forced> forced;
-   /* Vector operands, one after another: operand i is
-    * vec_refs[vec_end[i - 1], vec_end[i]) (one list for all, not one
-    * allocation per fetch and export). */
-   std::vector<Ref> vec_refs;
-   std::vector<uint32_t> vec_end;
    void add_vec(const std::vector<Ref> &refs)
    {
       vec_refs.insert(vec_refs.end(), refs.begin(), refs.end());
       vec_end.push_back(uint32_t(vec_refs.size()));
    }
-   std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre; /* value -> gpr, chan */
-   std::vector<std::pair<Ref, Ref>> psi_pairs;
-   std::vector<Ref> fetch_dsts; /* results of fetches outside arrays */
-
    bool fail(unsigned cf, const std::string &msg)
    {
       if (ok)
@@ -306,56 +334,6 @@ struct Splitter {
             v = vals[at[d]];
          }
       }
-   }
-   std::vector<Ref> copy_done_, copy_refs_;
-   std::vector<size_t> copy_at_;
-
-   /* Scratch of fetch_clause_copies and export_copies, which run for
-    * every fetch clause and export: the copy groups (a clause takes them
-    * in one allocation of the right size), the results defined so far and
-    * one fetch's results. */
-   std::vector<Node *> groups_;
-   std::vector<Ref> defined_, dsts_;
-
-   /* The lists' storage, kept with the thread from shader to shader
-    * (each grew push by push: some fifteen allocations per shader): lent
-    * to each Splitter, emptied, and taken back when it goes. */
-   struct Kept {
-      std::vector<ConstMov> const_movs;
-      std::vector<Forced> forced;
-      std::vector<Ref> vec_refs, fetch_dsts, copy_done, copy_refs, defined, dsts;
-      std::vector<uint32_t> vec_end;
-      std::vector<std::pair<Ref, std::pair<unsigned, unsigned>>> pre;
-      std::vector<std::pair<Ref, Ref>> psi_pairs;
-      std::vector<size_t> copy_at;
-      std::vector<Node *> groups;
-   };
-   void trade()
-   {
-      static thread_local Kept kept;
-      const_movs.swap(kept.const_movs);
-      forced.swap(kept.forced);
-      vec_refs.swap(kept.vec_refs);
-      fetch_dsts.swap(kept.fetch_dsts);
-      copy_done_.swap(kept.copy_done);
-      copy_refs_.swap(kept.copy_refs);
-      defined_.swap(kept.defined);
-      dsts_.swap(kept.dsts);
-      vec_end.swap(kept.vec_end);
-      pre.swap(kept.pre);
-      psi_pairs.swap(kept.psi_pairs);
-      copy_at_.swap(kept.copy_at);
-      groups_.swap(kept.groups);
-      /* What is lent is emptied (when taken back this is a no-op): the
-       * scratch lists are emptied where they are used, these are only
-       * appended to. */
-      const_movs.clear();
-      forced.clear();
-      vec_refs.clear();
-      fetch_dsts.clear();
-      vec_end.clear();
-      pre.clear();
-      psi_pairs.clear();
    }
 
    Node *copy_clause(const std::vector<Node *> &groups, unsigned cf_index)

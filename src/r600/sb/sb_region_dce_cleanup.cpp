@@ -6,6 +6,7 @@
  * is never reached.  Groups left empty go; synthetic clauses left empty go;
  * bytecode CF nodes stay (their op may matter to the control flow).
  */
+#include "common/thread_memory.h"
 #include "r600/sb/sb_region_passes.h"
 
 namespace sbcc::r600::sb::region {
@@ -70,7 +71,10 @@ bool dce_cleanup(RegionShader &sh, Diagnostics &diags)
    if (!sh.root)
       return true;
    /* Kept with the thread: mark_live_nodes sizes it anew. */
-   static thread_local std::vector<bool> used;
+   struct Tables {
+      std::vector<bool> used;
+   };
+   std::vector<bool> &used = thread_kept<Tables>().used;
    mark_live_nodes(sh, used);
    Sweeper s;
    s.sweep(sh.root);

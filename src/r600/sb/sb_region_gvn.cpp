@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "common/exec.h"
+#include "common/thread_memory.h"
 #include "r600/r600_emu_alu.h"
 #include "r600/sb/sb_region_passes.h"
 
@@ -595,15 +596,14 @@ template <class Key, class Hash> class ScopedTable {
    std::vector<uint32_t> where_; /* by entry: its slot */
 };
 
-struct Gvn {
-   RegionShader &sh;
-   /* Looked up once per run, not behind a function-local static's guard
-    * in a call per instruction. */
-   const RulesByOp &by_op = rules_by_op();
-   /* By value_id: what uses of a MOV result read instead. */
-   /* An index into `copies`, -1 for none: a flat table of 4-byte entries
-    * instead of an optional<Value> (~100 bytes) per value to construct and
-    * destroy. */
+/* The tables and lists of a gvn run, kept with the thread for their
+ * storage: gvn runs twice per shader, and allocating them again each time
+ * was a good part of an ordinary shader's gvn.  Lent to each run, and
+ * given back empty (the tables clear only the slots they used). */
+struct GvnTables {
+   /* By value_id: what uses of a MOV result read instead.  An index into
+    * `copies`, -1 for none: a flat table of 4-byte entries instead of an
+    * optional<Value> (~100 bytes) per value to construct and destroy. */
    std::vector<int32_t> copy;
    std::vector<Value> copies;
    ScopedTable<ValueKey, ValueKeyHash> table;
@@ -611,6 +611,14 @@ struct Gvn {
    /* Whole dot products (reduction groups), scoped like `table`. */
    ScopedTable<DotKey, DotKeyHash> dot_table;
    std::vector<size_t> dot_scope_marks;
+};
+
+struct Gvn : GvnTables {
+   ThreadLend<GvnTables> lend{*this};
+   RegionShader &sh;
+   /* Looked up once per run, not behind a function-local static's guard
+    * in a call per instruction. */
+   const RulesByOp &by_op = rules_by_op();
    /* Scratch reused across instructions (no allocation each): a rule's
     * replacement operands. */
    ValueList rule_out;
@@ -1233,28 +1241,7 @@ bool gvn(RegionShader &sh, Diagnostics &diags)
 {
    if (!check_numbered(sh, "gvn", diags))
       return false;
-   /* The tables and lists, kept with the thread for their storage: gvn
-    * runs twice per shader, and allocating them again each time was a
-    * good part of an ordinary shader's gvn.  They go back empty (the
-    * tables clear only the slots they used). */
-   struct Kept {
-      std::vector<int32_t> copy;
-      std::vector<Value> copies;
-      ScopedTable<ValueKey, ValueKeyHash> table;
-      ScopedTable<DotKey, DotKeyHash> dot_table;
-      std::vector<size_t> scope_marks, dot_scope_marks;
-   };
-   static thread_local Kept kept;
    Gvn g(sh);
-   auto trade = [&]() {
-      std::swap(g.copy, kept.copy);
-      std::swap(g.copies, kept.copies);
-      std::swap(g.table, kept.table);
-      std::swap(g.dot_table, kept.dot_table);
-      std::swap(g.scope_marks, kept.scope_marks);
-      std::swap(g.dot_scope_marks, kept.dot_scope_marks);
-   };
-   trade();
    g.copy.assign(sh.num_values(), -1);
    g.copies.clear();
    g.walk(sh.root);
@@ -1262,7 +1249,6 @@ bool gvn(RegionShader &sh, Diagnostics &diags)
    g.dot_table.truncate(0);
    g.scope_marks.clear();
    g.dot_scope_marks.clear();
-   trade();
    return true;
 }
 

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_ra.h"
 
 namespace sbcc::r600::sb::region {
@@ -29,9 +30,10 @@ namespace {
 /* Marks from effectful roots.  Nodes are numbered in Node::scratch by
  * scan() so that marks, the enclosing group and its fixedness are dense
  * tables instead of node-keyed trees and hash maps. */
-struct Marker {
-   const RegionShader &sh;
-   std::vector<bool> &used;
+/* The marking's tables, kept with the thread between markings for their
+ * storage (a marking per dce run, and the work list grew push by push):
+ * lent to each Marker and taken back when it goes. */
+struct MarkerTables {
    std::vector<const Node *> def_node;
    /* By scratch index, in one table: one append per node, not three. */
    struct Entry {
@@ -42,28 +44,16 @@ struct Marker {
    std::vector<Entry> nodes;
    std::vector<int8_t> group_fixed; /* by group index: -1 not yet known */
    std::vector<const Node *> work;
+};
+
+struct Marker : MarkerTables {
+   ThreadLend<MarkerTables> lend{*this};
+   const RegionShader &sh;
+   std::vector<bool> &used;
 
    static constexpr uint32_t kNone = ~0u;
 
-   /* The tables' storage, kept with the thread between markings (a
-    * marking per dce run, and the work list grew push by push): lent to
-    * each Marker and taken back when it goes. */
-   struct Kept {
-      std::vector<const Node *> def_node, work;
-      std::vector<Entry> nodes;
-      std::vector<int8_t> group_fixed;
-   };
-   void trade()
-   {
-      static thread_local Kept kept;
-      def_node.swap(kept.def_node);
-      nodes.swap(kept.nodes);
-      group_fixed.swap(kept.group_fixed);
-      work.swap(kept.work);
-   }
-
-   Marker(const RegionShader &s, std::vector<bool> &u) : sh(s), used(u) { trade(); }
-   ~Marker() { trade(); }
+   Marker(const RegionShader &s, std::vector<bool> &u) : sh(s), used(u) {}
    Marker(const Marker &) = delete;
    Marker &operator=(const Marker &) = delete;
 
@@ -448,18 +438,33 @@ struct LiveSet {
 
 constexpr unsigned kNoValue = ~0u;
 
-struct LiveWalk {
+/* The walk's tables, kept with the thread for their storage (allocating
+ * them per shader, and growing them member by member, was some twenty
+ * allocations on a typical one), lent to each LiveWalk.  Each is sized
+ * anew. */
+struct LiveWalkTables {
+   std::vector<unsigned> psi_old; /* predicated result -> old value, by id */
+   /* Copy results (plain MOV) -> their source: the two hold the same bits,
+    * so they do not interfere even while both live (Chaitin's rule for
+    * moves); ra_checker compares values through the same copy relation. */
+   std::vector<unsigned> copy_of;
+   /* One working set per If nesting level, reused across walks (the
+    * first if_ready are this shader's). */
+   std::vector<std::unique_ptr<LiveSet>> if_sets;
+   std::vector<unsigned> defs_buf;
+   /* Pairs of results of one splittable group (both directions), made
+    * into ctx.chan_excl at the end. */
+   std::vector<std::pair<unsigned, unsigned>> excl_pairs;
+};
+
+struct LiveWalk : LiveWalkTables {
+   ThreadLend<LiveWalkTables> lend{*this};
    const RegionShader &sh;
    RaContext &ctx;
    bool record = false;
    bool changed = false;
    /* Saved sets, members in no particular order. */
    std::vector<std::vector<unsigned>> exit_set, entry_set;
-   std::vector<unsigned> psi_old; /* predicated result -> old value, by id */
-   /* Copy results (plain MOV) -> their source: the two hold the same bits,
-    * so they do not interfere even while both live (Chaitin's rule for
-    * moves); ra_checker compares values through the same copy relation. */
-   std::vector<unsigned> copy_of;
    /* A large graph: what each definition interferes with, recorded as
     * a row of value ids (duplicates allowed, in no order), the rows one
     * after another in chunks of kRowChunk ids or more (written in place;
@@ -493,15 +498,8 @@ struct LiveWalk {
     * a walk that records nothing has yet to leave. */
    unsigned loops = 0, loops_left = 0;
    bool past_loops = false;
-   /* One working set per If nesting level, reused across walks (and
-    * kept with the thread: the first if_ready are this shader's). */
-   std::vector<std::unique_ptr<LiveSet>> if_sets;
-   unsigned if_ready = 0;
-   std::vector<unsigned> defs_buf;
+   unsigned if_ready = 0; /* if_sets made for this shader */
    unsigned if_depth = 0;
-   /* Pairs of results of one splittable group (both directions), made
-    * into ctx.chan_excl at the end. */
-   std::vector<std::pair<unsigned, unsigned>> excl_pairs;
    /* ra_value_allocatable by variable: asked for every operand of every
     * walk, and var_in_array scans the arrays each time. */
    const std::vector<uint8_t> &var_alloc;
@@ -1115,35 +1113,23 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    ctx.num_values = nv;
    ctx.def_order.assign(nv, 0);
    ctx.loop_depth.assign(nv, 0);
-   /* The walk's tables and sets, kept with the thread: allocating them
-    * per shader (and growing the live sets member by member) was some
-    * twenty allocations on a typical one.  Each is sized anew. */
-   static thread_local struct {
+   /* Kept with the thread as the walk's tables are (LiveWalkTables); the
+    * bit matrix of a small graph is all clear between shaders. */
+   struct Tables {
       std::vector<uint8_t> var_alloc;
-      std::vector<unsigned> psi_old, copy_of, defs_buf;
-      std::vector<std::pair<unsigned, unsigned>> excl_pairs;
-      std::vector<std::unique_ptr<LiveSet>> if_sets;
       LiveSet live{0};
       std::vector<uint32_t> excl_pos;
-   } kept;
+      std::vector<uint64_t> matrix;
+   };
+   Tables &kept = thread_kept<Tables>();
    std::vector<uint8_t> &var_alloc = kept.var_alloc;
    var_alloc.assign(sh.vars.size(), 0);
    for (size_t v = 0; v < sh.vars.size(); v++) {
       const VarKind k = sh.vars[v].kind;
       var_alloc[v] = (k == VarKind::Gpr || k == VarKind::Temp) && !in_rel_array(sh, int(v));
    }
-   /* The bit matrix of a small graph: kept across shaders, all clear
-    * between them. */
-   static thread_local std::vector<uint64_t> matrix;
+   std::vector<uint64_t> &matrix = kept.matrix;
    LiveWalk w{sh, ctx, var_alloc, matrix};
-   auto trade = [&]() {
-      w.psi_old.swap(kept.psi_old);
-      w.copy_of.swap(kept.copy_of);
-      w.defs_buf.swap(kept.defs_buf);
-      w.excl_pairs.swap(kept.excl_pairs);
-      w.if_sets.swap(kept.if_sets);
-   };
-   trade();
    w.excl_pairs.clear();
    w.exit_set.assign(sh.regions.size(), {});
    w.entry_set.assign(sh.regions.size(), {});
@@ -1210,7 +1196,6 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
                           ctx.adj);
    build_lists(nv, w.excl_pairs, kept.excl_pos, ctx.chan_excl);
    w.finish_order();
-   trade();
 }
 
 bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b)

@@ -13,6 +13,7 @@
 #include <map>
 #include <span>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_passes.h"
 
 namespace sbcc::r600::sb {
@@ -108,9 +109,15 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
    /* Per-node tables: kept with the thread, like the scheduler's, and
     * used through spans: a reference to a thread-local vector is found
     * again (a TLS lookup) at every access. */
-   static thread_local std::vector<int> pos_store;
-   static thread_local std::vector<std::array<uint32_t, 3>> expect_store;
-   static thread_local std::vector<uint32_t> result_store, got_store;
+   struct Tables {
+      std::vector<int> pos;
+      std::vector<std::array<uint32_t, 3>> expect;
+      std::vector<uint32_t> result, got;
+   };
+   Tables &kept = thread_kept<Tables>();
+   std::vector<int> &pos_store = kept.pos;
+   std::vector<std::array<uint32_t, 3>> &expect_store = kept.expect;
+   std::vector<uint32_t> &result_store = kept.result, &got_store = kept.got;
    pos_store.assign(n, -1);
    const std::span<int> pos(pos_store);
    for (size_t gi = 0; gi < cl.groups.size(); gi++) {
