@@ -327,6 +327,30 @@ bool Finalizer::emit_group(const Node *gn)
             return true;
       return false;
    };
+   /* Most groups have no read of what a sibling writes and no channel
+    * written twice: one pass over a 64-bit filter of the written channels
+    * (register * 4 + channel, folded; equal values fold alike, so a read
+    * it clears cannot match) shows that without looking at every pair.
+    * A bit set by two writes may be a second write, and an instruction's
+    * own result (x = x + 1 is common) does not count against its reads. */
+   auto fold = [](unsigned reg, unsigned chan) { return uint64_t(1) << ((reg * 4 + chan) & 63); };
+   uint64_t written = 0, twice = 0;
+   for (const PGroup &s : singles) {
+      const AluDst &d = s.instrs[0].dst;
+      if (d.write) {
+         twice |= written & fold(d.gpr, d.chan);
+         written |= fold(d.gpr, d.chan);
+      }
+   }
+   bool maybe = twice != 0;
+   for (size_t r = 0; r < n && !maybe; r++) {
+      const AluInstr &in = singles[r].instrs[0];
+      const uint64_t others = in.dst.write ? written & ~fold(in.dst.gpr, in.dst.chan) : written;
+      for (unsigned k = 0; k < nsrc[r]; k++)
+         maybe = maybe || (!in.src[k].rel && (others & fold(in.src[k].sel, in.src[k].chan)));
+   }
+   if (!maybe)
+      return commit_staged();
    /* before[r * n + w]: r reads what w overwrites; done[i]: i is emitted
     * (one table, reused: one fill per group). */
    flags_.assign(n * n + n, 0);
