@@ -59,6 +59,15 @@ using Line = std::pair<unsigned, unsigned>; /* (bank, constant / 16) */
  * vector (copied and merged per group) beats a std::set's node allocations. */
 using LineSet = std::vector<Line>;
 
+/* By variable (those with a value_base entry): the highest version
+ * has_id accepts (-1: none), the register of its version 0 (when it has
+ * one: alloc_.reg at its value_base), and whether it is a GPR or Temp. */
+struct VarIds {
+   int64_t max_version = -1;
+   const RegAssign *regs = nullptr;
+   bool reg_kind = false;
+};
+
 /* Finalizer's lists (room for a clause's 128 groups, tens of kilobytes),
  * kept with the thread between shaders for their storage and lent to each
  * Finalizer: they go back empty, or are sized anew where used. */
@@ -73,6 +82,7 @@ struct FinalizerTables {
    std::vector<uint8_t> flags_; /* emit_group's before and done */
    std::vector<size_t> order_;
    std::vector<FetchInstr> fetched_; /* emit_fetch's rebuilt fetches */
+   std::vector<VarIds> var_ids_; /* filled anew by each Finalizer */
 };
 
 class Finalizer : FinalizerTables {
@@ -84,16 +94,20 @@ class Finalizer : FinalizerTables {
       /* has_id's bounds per variable, worked out once: it is asked for
        * every operand. */
       const size_t n = std::min(sh.vars.size(), sh.value_base.size());
+      /* The sizes in locals: stores to the table could otherwise alias
+       * them, and they would be loaded again for every variable. */
+      const size_t nreg = alloc.reg.size(), ncount = sh.version_count.size();
+      var_ids_.clear();
       var_ids_.resize(n);
       for (size_t v = 0; v < n; v++) {
          VarIds &ids = var_ids_[v];
          const VarKind k = sh.vars[v].kind;
          ids.reg_kind = k == VarKind::Gpr || k == VarKind::Temp;
          const size_t base = sh.value_base[v];
-         if (base >= alloc.reg.size())
+         if (base >= nreg)
             continue; /* no version has an id */
-         int64_t top = int64_t(alloc.reg.size() - 1 - base);
-         if (v < sh.version_count.size())
+         int64_t top = int64_t(nreg - 1 - base);
+         if (v < ncount)
             top = std::min(top, int64_t(sh.version_count[v]));
          ids.max_version = top;
          ids.regs = alloc.reg.data() + base;
@@ -199,15 +213,6 @@ class Finalizer : FinalizerTables {
 
    std::map<unsigned, const Node *> psi_of_temp_; /* value_id of psi src[1] -> psi */
 
-   /* By variable (those with a value_base entry): the highest version
-    * has_id accepts (-1: none), the register of its version 0 (when it has
-    * one: alloc_.reg at its value_base), and whether it is a GPR or Temp. */
-   struct VarIds {
-      int64_t max_version = -1;
-      const RegAssign *regs = nullptr;
-      bool reg_kind = false;
-   };
-   std::vector<VarIds> var_ids_;
 
    size_t npend_ = 0;
    std::span<PGroup> committed() { return {pending_.data(), npend_}; }
