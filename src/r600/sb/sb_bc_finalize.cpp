@@ -258,12 +258,17 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g)
 
 bool Finalizer::emit_group(const Node *gn)
 {
-   for (const Node *a : gn->children)
-      if (a->kind != NodeKind::Alu || !a->alu)
-         return fail("an ALU group holds something other than instructions");
+   /* alu_group_is_fixed holds for a group holding anything but
+    * instructions, so only a fixed group needs its children checked (most
+    * groups are not: one walk over them, not two). */
+   const bool fixed = alu_group_is_fixed(gn);
+   if (fixed)
+      for (const Node *a : gn->children)
+         if (a->kind != NodeKind::Alu || !a->alu)
+            return fail("an ALU group holds something other than instructions");
    if (gn->children.empty())
       return true;
-   if (alu_group_is_fixed(gn)) {
+   if (fixed) {
       PGroup &g = pending_.emplace_back(); /* staged */
       g.instrs.reserve(gn->children.size());
       for (const Node *a : gn->children)

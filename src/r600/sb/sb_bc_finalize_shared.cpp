@@ -72,7 +72,7 @@ bool alu_group_is_fixed(const Node *group)
    for (size_t i = 0; i < children.size(); i++) {
       const Node *a = children[i];
       if (a->kind != NodeKind::Alu || !a->alu)
-         return true;
+         return true; /* bc_finalize's emit_group checks only fixed groups for this */
       const AluInstr &in = *a->alu;
       const uint8_t traits = op_traits[unsigned(in.op)];
       if (traits & kOpFixesGroup)
