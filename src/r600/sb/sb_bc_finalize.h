@@ -112,6 +112,7 @@ class Finalizer : FinalizerTables {
          ids.max_version = top;
          ids.regs = alloc.reg.data() + base;
       }
+      ids_ = var_ids_;
    }
    ~Finalizer()
    {
@@ -135,9 +136,9 @@ class Finalizer : FinalizerTables {
    bool has_id(const Value &v) const
    {
       /* A known variable at a version within its count whose value_id
-       * is inside the allocation (var_ids_). */
-      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < var_ids_.size() &&
-             int64_t(v.version) <= var_ids_[v.var].max_version;
+       * is inside the allocation (ids_). */
+      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < ids_.size() &&
+             int64_t(v.version) <= ids_[v.var].max_version;
    }
    std::string name(const Value &v) const
    {
@@ -154,14 +155,14 @@ class Finalizer : FinalizerTables {
    {
       return has_id(v) ? alloc_.reg[sh_.value_id(v)] : RegAssign{};
    }
-   bool is_reg_var(const Value &v) const { return has_id(v) && var_ids_[v.var].reg_kind; }
+   bool is_reg_var(const Value &v) const { return has_id(v) && ids_[v.var].reg_kind; }
    /* The register of v when is_reg_var(v), else null: one lookup of its
     * variable for both, as every operand asks. */
    const RegAssign *reg_var(const Value &v) const
    {
-      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= var_ids_.size())
+      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= ids_.size())
          return nullptr;
-      const VarIds &ids = var_ids_[v.var];
+      const VarIds &ids = ids_[v.var];
       return ids.reg_kind && int64_t(v.version) <= ids.max_version ? ids.regs + v.version
                                                                    : nullptr;
    }
@@ -212,6 +213,10 @@ class Finalizer : FinalizerTables {
    ChipClass chip_;
 
    std::map<unsigned, const Node *> psi_of_temp_; /* value_id of psi src[1] -> psi */
+   /* var_ids_ once filled, as has_id and reg_var read it for every
+    * operand: a span's size is one load, a vector's the distance between
+    * its ends divided by the element size. */
+   std::span<const VarIds> ids_;
 
 
    size_t npend_ = 0;
