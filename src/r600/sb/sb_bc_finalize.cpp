@@ -111,7 +111,7 @@ void sort_by_slot(PGroup &g)
 
 bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s)
 {
-   s = AluSrc{};
+   /* s is AluSrc{} here: build_instr clears all three at once. */
    s.neg = v.neg;
    s.abs = v.abs;
    switch (v.kind) {
@@ -173,13 +173,13 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g)
    const unsigned nsrc = std::min(3u, unsigned(info.num_src));
    if (a->src.size() < nsrc)
       return fail(std::string(info.name) + " with too few operands");
+   /* Cleared at once for operand(), which fills the first nsrc.  A pass
+    * may have turned an OP3 into an OP2 (MULADD(a, b, 0) -> MUL): the
+    * operands it no longer has must not reach the encoder. */
+   in.src = {};
    for (unsigned k = 0; k < nsrc; k++)
       if (!operand(a->src[k], g, idx, k, in.src[k]))
          return false;
-   /* A pass may have turned an OP3 into an OP2 (MULADD(a, b, 0) -> MUL):
-    * the operands it no longer has must not reach the encoder. */
-   for (unsigned k = nsrc; k < 3; k++)
-      in.src[k] = AluSrc{};
    if (info.flags & AF_MOVA)
       g.loads_ar = true;
    if (alu_writes_pred(in.op) && in.update_pred)

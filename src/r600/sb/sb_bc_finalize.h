@@ -175,7 +175,7 @@ class Finalizer : FinalizerTables {
    bool emit_group(const Node *g);
    bool build_instr(const Node *a, bool fixed, PGroup &g);
    /* Inline in build_instr, its only caller, as it was while the class had
-    * internal linkage: one call per operand. */
+    * internal linkage: one call per operand.  s comes in cleared. */
    [[gnu::always_inline]] inline bool operand(const Value &v, PGroup &g, unsigned instr,
                                               unsigned k, AluSrc &s);
    /* Adds g to the pending clause: staged after it, then commit(). */
