@@ -603,13 +603,13 @@ bool Finalizer::commit()
        * when this one succeeds.  port_slots keeps its estimate from the
        * placeholder reads (R0, put back after the search: no copy of the
        * group), worked out only when it can matter. */
+      const unsigned kc0 = src_kcache(0, 0, 0).sel; /* KC0[n] is kc0 + n */
       for (size_t i = 0; i < gp->krefs.size(); i++) {
          const KRef &k = gp->krefs[i];
          unsigned n = 0;
          while (n < i && (gp->krefs[n].bank != k.bank || gp->krefs[n].cst != k.cst))
             n++;
-         AluSrc &src = gp->instrs[k.instr].src[k.src];
-         src.sel = src_kcache(0, n, src.chan).sel;
+         gp->instrs[k.instr].src[k.src].sel = uint16_t(kc0 + n);
       }
       gp->swizzled = gp->port_unknown = assign_bank_swizzles(chip_, gp->instrs);
       for (const KRef &k : gp->krefs)
@@ -723,6 +723,11 @@ bool Finalizer::flush(CfOp op)
       if (c.kcache[s].mode)
          c.alu_ext = true;
    c.groups.reserve(npend_);
+   /* A set's selectors are consecutive from its first (src_kcache_index):
+    * looked up once per set, not per constant. */
+   unsigned set_sel[4];
+   for (unsigned s = 0; s < 4; s++)
+      set_sel[s] = src_kcache(s, 0, 0).sel;
    for (PGroup &p : committed()) {
       for (const KRef &k : p.krefs) {
          bool placed = false;
@@ -731,9 +736,7 @@ bool Finalizer::flush(CfOp op)
             if (!l.mode || l.bank != k.bank || k.cst < l.addr * 16u ||
                 k.cst >= l.addr * 16u + (l.mode == 2 ? 32u : 16u))
                continue;
-            AluSrc &src = p.instrs[k.instr].src[k.src];
-            AluSrc ks = src_kcache(s, k.cst - l.addr * 16u, src.chan);
-            src.sel = ks.sel;
+            p.instrs[k.instr].src[k.src].sel = uint16_t(set_sel[s] + k.cst - l.addr * 16u);
             placed = true;
          }
          if (!placed)
