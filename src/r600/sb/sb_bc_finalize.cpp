@@ -473,12 +473,16 @@ AluInstr Finalizer::alu_mov(unsigned gpr, unsigned chan, unsigned from) const
  * them).  Returns the copy groups with `instrs` rewritten, or nullopt. */
 std::optional<std::vector<AluGroup>> Finalizer::port_copies(decltype(AluGroup::instrs) &instrs) const
 {
-   const std::vector<std::vector<unsigned>> tries = {{1}, {0}, {0, 1}};
-   for (const auto &ks : tries) {
+   /* Constant tables, not lists built per call: a big clause asks for
+    * every group that no swizzle serves, through r0_port_slots. */
+   static constexpr unsigned kSrc1[] = {1}, kSrc0[] = {0}, kBoth[] = {0, 1};
+   static constexpr std::span<const unsigned> kTries[] = {kSrc1, kSrc0, kBoth};
+   for (const std::span<const unsigned> ks : kTries) {
       if (scratch_gpr_ + ks.size() > kMaxGpr)
          continue;
       decltype(AluGroup::instrs) trial = instrs;
       std::vector<AluGroup> copies;
+      copies.reserve(trial.size() * ks.size()); /* the most there can be */
       bool ok = true;
       for (AluInstr &in : trial) {
          for (size_t i = 0; i < ks.size() && ok; i++) {
