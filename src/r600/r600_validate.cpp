@@ -292,6 +292,8 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       for (unsigned s = 0; s < nsrc; s++) {
          const AluSrc &src = in.src[s];
          switch (src_kind(chip_, src.sel)) {
+         /* Most operands: one compare for them before the jump table. */
+         [[likely]] case SrcKind::Gpr: break;
          case SrcKind::Literal:
             if (src.chan >= nlit)
                error(ci, gi, in.slot,
