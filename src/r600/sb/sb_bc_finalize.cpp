@@ -115,7 +115,7 @@ bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, A
    s.neg = v.neg;
    s.abs = v.abs;
    switch (v.kind) {
-   case ValueKind::Var: {
+   [[likely]] case ValueKind::Var: { /* most operands: tested before the jump table */
       const RegAssign *rp = reg_var(v);
       if (!rp)
          return fail("an ALU operand names a " +
