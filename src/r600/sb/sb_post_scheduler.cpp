@@ -1045,6 +1045,10 @@ bool ValueScheduler::schedule()
          tries++;
          if (!try_unit(u, g, used, demanded))
             continue;
+         /* Every slot taken: each unit left needs one, so every further
+          * try would fail (and none may change the group). */
+         const bool full = used[0] && used[1] && used[2] && used[3] &&
+                           (used[kSlotT] || chip_ == ChipClass::Cayman);
          const Span<uint32_t> mem = members(u);
          for (uint32_t x : mem)
             group_of_[x] = cur_;
@@ -1060,6 +1064,8 @@ bool ValueScheduler::schedule()
             else
                later.push_back(s);
          }
+         if (full)
+            break;
       }
       if (g.nodes.empty())
          return false;
