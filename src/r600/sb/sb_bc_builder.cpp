@@ -554,8 +554,9 @@ bool GroupFit::channels_fit(unsigned end) const
    return true;
 }
 
-/* Does claim set a hold all of b's claims? */
-bool claims_cover(const Choice &a, const Choice &b)
+/* Does claim set a hold all of b's claims?  Inline: search_all compares
+ * every pair of an instruction's choices. */
+inline bool claims_cover(const Choice &a, const Choice &b)
 {
    for (unsigned k = 0; k < b.n; k++) {
       bool found = false;
@@ -579,9 +580,13 @@ bool GroupFit::search_all(unsigned end, int16_t (&ports)[12])
       unsigned nvalid = 0;
       for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
          const Choice &ch = choice(i, bs);
-         int16_t none[12];
-         std::fill(none, none + 12, int16_t(-1));
-         if (ch.n != kBad && claim(ch, none))
+         /* Legal on free ports: no two claims want one port for different
+          * registers. */
+         bool legal = ch.n != kBad;
+         for (unsigned a = 0; legal && a < ch.n; a++)
+            for (unsigned b = a + 1; legal && b < ch.n; b++)
+               legal = ch.c[a].port != ch.c[b].port || ch.c[a].sel == ch.c[b].sel;
+         if (legal)
             valid[nvalid++] = ch;
       }
       nreduced_[i] = 0;
@@ -597,8 +602,15 @@ bool GroupFit::search_all(unsigned end, int16_t (&ports)[12])
          return false;
       order_[i] = uint8_t(i);
    }
-   std::stable_sort(order_, order_ + end,
-                    [&](uint8_t a, uint8_t b) { return nreduced_[a] < nreduced_[b]; });
+   /* Fewest choices first, stable: by insertion (std::stable_sort takes a
+    * heap buffer, for a few bytes). */
+   for (unsigned k = 1; k < end; k++) {
+      const uint8_t x = order_[k];
+      unsigned d = k;
+      for (; d > 0 && nreduced_[order_[d - 1]] > nreduced_[x]; d--)
+         order_[d] = order_[d - 1];
+      order_[d] = x;
+   }
    return search_reduced(0, end, ports);
 }
 
