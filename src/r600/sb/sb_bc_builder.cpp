@@ -166,6 +166,20 @@ class SwizzleSearch {
          return false;
       int16_t ports[12];
       std::fill(ports, ports + 12, int16_t(-1));
+      /* Swizzle 0 everywhere, the search's first path, which most groups
+       * take: tried in one loop, without the recursion and its copies of
+       * the ports. */
+      bool zero = true;
+      for (size_t i = 0; i < g_.size() && zero; i++) {
+         const Choice &ch = choice(i, 0);
+         zero = ch.n != kBad && claim(ch, ports);
+      }
+      if (zero) {
+         for (AluInstr &in : g_)
+            in.bank_swizzle = 0;
+         return true;
+      }
+      std::fill(ports, ports + 12, int16_t(-1));
       if (!place(0, ports))
          return false;
       for (size_t i = 0; i < g_.size(); i++)
