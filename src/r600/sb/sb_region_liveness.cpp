@@ -680,9 +680,11 @@ struct LiveWalk : LiveWalkTables {
 
    void order_def(const Value &v)
    {
-      if (!alloc(v))
-         return;
-      const unsigned id = sh.value_id(v);
+      if (alloc(v))
+         order_id(sh.value_id(v));
+   }
+   void order_id(unsigned id)
+   {
       if (ctx.def_order[id] == kUnset) {
          ctx.def_order[id] = rpoint;
          ctx.loop_depth[id] = depth;
@@ -761,19 +763,33 @@ struct LiveWalk : LiveWalkTables {
 
    void group(const Node *g, LiveSet &live)
    {
-      if (record) {
-         order_defs(g);
-         for (auto it = g->children.rbegin(); it != g->children.rend(); ++it)
-            order_subtree(*it);
-         rpoint++;
-      }
       defs_buf.clear();
-      for (const Node *a : g->children) {
-         if (record)
+      if (record) {
+         /* The results' ids serve the definition order (order_subtree's
+          * events, taken here) and define(): one look at each result.
+          * The order events run backwards, so the results come last to
+          * first and are turned round for define(). */
+         order_defs(g);
+         for (auto it = g->children.rbegin(); it != g->children.rend(); ++it) {
+            const Node *a = *it;
             note_copy(a);
-         for (const Value &d : a->dst)
-            if (alloc(d))
-               defs_buf.push_back(sh.value_id(d));
+            for (auto d = a->dst.rbegin(); d != a->dst.rend(); ++d)
+               if (alloc(*d)) {
+                  const unsigned id = sh.value_id(*d);
+                  order_id(id);
+                  defs_buf.push_back(id);
+               }
+            for (auto c = a->children.rbegin(); c != a->children.rend(); ++c)
+               order_subtree(*c);
+            rpoint++;
+         }
+         rpoint++;
+         std::reverse(defs_buf.begin(), defs_buf.end());
+      } else {
+         for (const Node *a : g->children)
+            for (const Value &d : a->dst)
+               if (alloc(d))
+                  defs_buf.push_back(sh.value_id(d));
       }
       const std::vector<unsigned> &defs = defs_buf;
       /* bc_finalize splits a free group into single instructions and keeps
