@@ -583,16 +583,19 @@ struct TreeFacts {
          ctx.allocatable[sh.value_id(v)] = true;
    }
 
-   /* A node's reads and results (not those of its children). */
-   void operands(const Node *n)
+   /* A node's reads and results (not those of its children), counting
+    * the reads when kCount (then `uses` is given).  Inline: group() asks
+    * it for every instruction, and the call cost a tenth of the walk; a
+    * parameter of the walk instead of a test per operand. */
+   template <bool kCount> [[gnu::always_inline]] void operands(const Node *n)
    {
       for (const Value &v : n->src) {
-         if (uses)
+         if constexpr (kCount)
             count(v);
          present(v);
       }
       for (const Value &v : n->dst) {
-         if (uses) {
+         if constexpr (kCount) {
             if (const Value *a = v.rel())
                count(*a);
             for (const Value &u : v.mayuse())
@@ -602,7 +605,7 @@ struct TreeFacts {
       }
    }
 
-   void group(const Node *n, unsigned depth)
+   template <bool kCount> void group(const Node *n, unsigned depth)
    {
       /* Asked only for a group with a result on a vector slot (most are,
        * but alu_group_fixed looks at every instruction of the group).
@@ -613,9 +616,9 @@ struct TreeFacts {
       int fixed = -1;
       for (const Node *a : n->children) {
          if (a->children.empty() && !a->region_data)
-            operands(a);
+            operands<kCount>(a);
          else
-            walk(a, depth);
+            walk<kCount>(a, depth);
          if (a->kind != NodeKind::Alu || !a->alu || a->dst.empty())
             continue;
          const Value &d = a->dst[0];
@@ -634,23 +637,23 @@ struct TreeFacts {
       n->scratch = fixed < 0 ? 0 : uint32_t(fixed) + 1;
    }
 
-   void walk(const Node *n, unsigned depth)
+   template <bool kCount> void walk(const Node *n, unsigned depth)
    {
-      operands(n);
+      operands<kCount>(n);
       if (n->region_data) {
          for (const Node *p : n->region().phi)
-            walk(p, depth);
+            walk<kCount>(p, depth);
          for (const Node *p : n->region().loop_phi)
-            walk(p, depth);
+            walk<kCount>(p, depth);
       }
       if (n->kind == NodeKind::Region && n->loop)
          depth++;
       if (n->kind == NodeKind::AluGroup) {
-         group(n, depth);
+         group<kCount>(n, depth);
          return;
       }
       for (const Node *c : n->children)
-         walk(c, depth);
+         walk<kCount>(c, depth);
    }
 };
 
@@ -712,7 +715,10 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    std::vector<uint32_t> uses(count_uses ? nv : 0, 0);
    TreeFacts facts{sh, ctx, count_uses ? &uses : nullptr, {}};
    facts.init_vars();
-   facts.walk(sh.root, 0);
+   if (count_uses)
+      facts.walk<true>(sh.root, 0);
+   else
+      facts.walk<false>(sh.root, 0);
    std::vector<unsigned> gone;
    bool regrouped = false;
    if (s.const_operands && s.drop_dead_const_movs(uses, gone, regrouped) && !regrouped) {
@@ -730,8 +736,7 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       ctx.allocatable.assign(nv, false);
       ctx.fixed_chan.assign(nv, -1);
       ctx.copies.clear();
-      facts.uses = nullptr;
-      facts.walk(sh.root, 0);
+      facts.walk<false>(sh.root, 0);
    }
    /* A fetch result nothing reads gets no register: bc_finalize masks it
     * (dst_sel 7), so it costs no channel of the fetch's GPR. */
