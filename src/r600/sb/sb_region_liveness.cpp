@@ -339,16 +339,21 @@ struct LiveSet {
     * by position in dense; a member leaving closes its span. */
    SpanLog *log = nullptr;
    std::vector<uint32_t> since;
+   /* With bits (the walk of a small graph, LiveWalk::direct): the members
+    * also as a row of bits, which a definition's row of the bit matrix
+    * takes a word at a time; empty otherwise. */
+   std::vector<uint64_t> bits;
 
-   explicit LiveSet(unsigned nv) { reset(nv); }
+   LiveSet(unsigned nv, bool with_bits) { reset(nv, with_bits); }
 
    /* Empty, for values below nv, none joined yet; the storage stays. */
-   void reset(unsigned nv)
+   void reset(unsigned nv, bool with_bits)
    {
       dense.clear();
       since.clear();
       log = nullptr;
       pos.assign(nv, kNever);
+      bits.assign(with_bits ? (size_t(nv) + 63) / 64 : 0, 0);
    }
 
    bool joined(unsigned v) const { return pos[v] != kNever; }
@@ -372,6 +377,8 @@ struct LiveSet {
          dense.push_back(v);
          if (log)
             since.push_back(log->now);
+         if (!bits.empty())
+            bits[v / 64] |= uint64_t(1) << (v % 64);
       }
    }
    void erase(unsigned v)
@@ -393,6 +400,8 @@ struct LiveSet {
       dense[p] = last;
       pos[last] = p;
       dense.pop_back();
+      if (!bits.empty())
+         bits[v / 64] &= ~(uint64_t(1) << (v % 64));
    }
    void clear()
    {
@@ -401,6 +410,7 @@ struct LiveSet {
             close(p, log->now);
       dense.clear();
       since.clear();
+      std::fill(bits.begin(), bits.end(), 0);
    }
    /* The members stop being live here (their spans end) and start again
     * at `rejoin()`: rows recorded in between are not theirs. */
@@ -618,9 +628,19 @@ struct LiveWalk : LiveWalkTables {
                const bool cp_live = cp != kNoValue && live.contains(cp);
                const uint64_t cpbit = uint64_t(1) << (cp % 64);
                const bool cp_had = cp_live && (row[cp / 64] & cpbit);
-               for (unsigned w : live.dense) {
-                  row[w / 64] |= uint64_t(1) << (w % 64);
-                  col[w * stride] |= dbit;
+               /* The row takes the set's bits a word at a time when the
+                * set has more members than the row has words (the usual
+                * case on a small graph), else member by member. */
+               if (live.dense.size() > words) {
+                  for (size_t k = 0; k < words; k++)
+                     row[k] |= live.bits[k];
+                  for (unsigned w : live.dense)
+                     col[w * stride] |= dbit;
+               } else {
+                  for (unsigned w : live.dense) {
+                     row[w / 64] |= uint64_t(1) << (w % 64);
+                     col[w * stride] |= dbit;
+                  }
                }
                row[dword] &= ~dbit;
                if (cp_live && !cp_had) {
@@ -923,9 +943,9 @@ struct LiveWalk : LiveWalkTables {
       case NodeKind::If: {
          if (if_ready <= if_depth) {
             if (if_sets.size() <= if_depth)
-               if_sets.push_back(std::make_unique<LiveSet>(sh.num_values()));
+               if_sets.push_back(std::make_unique<LiveSet>(sh.num_values(), direct));
             else
-               if_sets[if_depth]->reset(sh.num_values());
+               if_sets[if_depth]->reset(sh.num_values(), direct);
             if_ready++;
          }
          LiveSet &inner = *if_sets[if_depth];
@@ -1133,7 +1153,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
     * bit matrix of a small graph is all clear between shaders. */
    struct Tables {
       std::vector<uint8_t> var_alloc;
-      LiveSet live{0};
+      LiveSet live{0, false};
       std::vector<uint32_t> excl_pos;
       std::vector<uint64_t> matrix;
    };
@@ -1168,7 +1188,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
     * guards against a bug turning into a hang (ra_split then refuses). */
    ctx.live_converged = false;
    LiveSet &live = kept.live;
-   live.reset(nv);
+   live.reset(nv, w.direct);
    /* Only loops (a repeat reads its region's entry set before the walk
     * gets there) need rounds; without them one backward walk is exact,
     * so it records the edges at once instead of walking twice. */
