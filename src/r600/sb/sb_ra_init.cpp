@@ -68,7 +68,8 @@ struct ColourerTables {
    std::vector<int> gpr, chan; /* by root */
    /* gpr * 4 + chan of each value's class, -1 uncoloured (kept by colour()
     * for every member): occupied() reads it for every neighbour of every
-    * class, one load instead of three (root, gpr, chan).  The neighbours
+    * class, and the placement of export runs for every neighbour of the
+    * classes it moves, one load instead of three (root, gpr, chan).  The neighbours
     * are members or values no class holds (unread fetch results: their
     * own uncoloured roots), so by value it says what by root would. */
    std::vector<int16_t> slot;
@@ -390,13 +391,15 @@ struct Colourer : ColourerTables {
             continue;
          RunClass &k = run_classes[unsigned(run_index[r])];
          for (unsigned v : members[r]) {
+            /* By slot, one load a neighbour (see occupied()); r itself is
+             * uncoloured, so a coloured neighbour is another class. */
             for (unsigned w : ctx.adj[v]) {
-               const unsigned o = root[w];
-               if (o == r)
+               if (const int s = slot[w]; s >= 0) {
+                  k.busy[unsigned(s)] = true;
                   continue;
-               if (gpr[o] >= 0)
-                  k.busy[unsigned(gpr[o]) * 4 + unsigned(chan[o])] = true;
-               else if (run_index[o] >= 0)
+               }
+               const unsigned o = root[w];
+               if (o != r && run_index[o] >= 0)
                   k.adj.push_back(o);
             }
             for (unsigned w : ctx.chan_excl[v]) {
@@ -441,12 +444,11 @@ struct Colourer : ColourerTables {
                return false;
          return true;
       }
+      const int s = g * 4 + c;
       for (unsigned v : members[r]) {
-         for (unsigned w : ctx.adj[v]) {
-            const unsigned o = root[w];
-            if (o != r && gpr[o] == g && chan[o] == c)
+         for (unsigned w : ctx.adj[v])
+            if (slot[w] == s && root[w] != r)
                return false;
-         }
          /* Only a new conflict counts: fixed channels may have forced one. */
          for (unsigned w : ctx.chan_excl[v]) {
             const unsigned o = root[w];
@@ -727,12 +729,13 @@ struct Colourer : ColourerTables {
          const int fc = want_chan(r);
          if (fc >= 0 && fc != to_chan[i])
             return false;
+         /* Neighbours by slot (see occupied()): one load each, the
+          * class only for the few on the target channel. */
+         const int s = to_gpr[i] * 4 + to_chan[i];
          for (unsigned v : members[r]) {
-            for (unsigned w : ctx.adj[v]) {
-               const unsigned o = root[w];
-               if (gpr[o] == to_gpr[i] && chan[o] == to_chan[i] && !moving(o))
+            for (unsigned w : ctx.adj[v])
+               if (slot[w] == s && !moving(root[w]))
                   return false;
-            }
             for (unsigned w : ctx.chan_excl[v]) {
                const unsigned o = root[w];
                if (!moving(o) && chan[o] == to_chan[i] && chan[o] != chan[r])
