@@ -954,14 +954,13 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
          return false;
    }
    /* Classes by first definition, ties in root order.  The points are
-    * bounded by the tree's size, so a large shader sorts by counting (a
-    * stable placement, the order std::stable_sort gives). */
-   unsigned last_point = ~0u;
-   if (roots.size() > 64) {
-      last_point = 0;
-      for (unsigned r : roots)
-         last_point = std::max(last_point, first[r]);
-   }
+    * bounded by the tree's size, so a shader sorts by counting (a stable
+    * placement, the order std::stable_sort gives) unless its points are
+    * sparse: small shaders too (std::stable_sort, its buffer and merges,
+    * cost about twice as much on the corpus's median shaders). */
+   unsigned last_point = 0;
+   for (unsigned r : roots)
+      last_point = std::max(last_point, first[r]);
    if (last_point <= 4 * roots.size()) {
       std::vector<unsigned> &at = kept.at, &sorted = kept.sorted;
       at.assign(size_t(last_point) + 2, 0);
