@@ -95,6 +95,13 @@ struct ColourerTables {
     * their lists' storage) for the next run instead of freed, and for the
     * next shader of the thread. */
    std::vector<RunClass> run_classes;
+   /* The lists of placing a run (place_run, put_burst), kept as the rest
+    * is: each grew push by push, some fifteen allocations a run. */
+   std::vector<unsigned> run_all_, burst_hs_, pair_hs_, moved_;
+   std::vector<std::array<int, 4>> maps_, old_maps_;
+   std::vector<std::pair<int, int>> run_saved_;
+   std::vector<uint8_t> joined_;
+   std::vector<int> to_gpr_, to_chan_;
 };
 
 struct Colourer : ColourerTables {
@@ -512,7 +519,8 @@ struct Colourer : ColourerTables {
       /* Where an element already was first: its copies stay no-ops.  A
        * pinned element admits one GPR and its own layout; fixed channels
        * rule layouts out before any GPR is tried. */
-      std::vector<unsigned> hs;
+      std::vector<unsigned> &hs = burst_hs_;
+      hs.clear();
       int only = -1;
       for (size_t k = 0; k < len; k++) {
          if (run[i + k].pinned && (old_gpr_[i + k] < int(k) ||
@@ -573,8 +581,11 @@ struct Colourer : ColourerTables {
                                           std::find(e.roots.begin(), e.roots.end(), root[v]) ==
                                              e.roots.end());
          }
-      std::vector<unsigned> all;
-      std::vector<std::array<int, 4>> maps, old_maps;
+      std::vector<unsigned> &all = run_all_;
+      std::vector<std::array<int, 4>> &maps = maps_, &old_maps = old_maps_;
+      all.clear();
+      maps.clear();
+      old_maps.clear();
       old_gpr_.clear();
       for (const RunElem &e : run) {
          std::array<int, 4> map{-1, -1, -1, -1};
@@ -594,7 +605,8 @@ struct Colourer : ColourerTables {
             all.push_back(r);
          }
       }
-      std::vector<std::pair<int, int>> saved;
+      std::vector<std::pair<int, int>> &saved = run_saved_;
+      saved.clear();
       was_chan.resize(members.size(), -1);
       for (unsigned r : all) {
          saved.push_back({gpr[r], chan[r]});
@@ -631,9 +643,10 @@ struct Colourer : ColourerTables {
        * to a layout one of them has), unless that breaks a pair made
        * before.  The lists are kept from pair to pair: each pair tries up
        * to two layouts on every GPR. */
-      std::vector<bool> joined(run.size(), false);
-      std::vector<unsigned> hs, moved;
-      std::vector<int> to_gpr, to_chan;
+      std::vector<uint8_t> &joined = joined_;
+      joined.assign(run.size(), false);
+      std::vector<unsigned> &hs = pair_hs_, &moved = moved_;
+      std::vector<int> &to_gpr = to_gpr_, &to_chan = to_chan_;
       for (size_t i = 1; i < run.size(); i++) {
          if (old_gpr_[i - 1] < 0 || old_gpr_[i] < 0)
             continue;
