@@ -103,8 +103,11 @@ struct RaAdjacency {
    }
 };
 
-struct RaContext {
-   unsigned num_values = 0;
+/* RaContext's tables, apart from the rest so that a thread keeps their
+ * storage from shader to shader (a context gives it to the thread when it
+ * goes, and ra_split takes it back): allocating them afresh was some
+ * twenty allocations per shader. */
+struct RaTables {
    /* Values that get a register (Gpr/Temp variables that something defines
     * or reads); array values are precoloured and left out of the graph. */
    std::vector<uint8_t> allocatable; /* bytes: set and read per operand */
@@ -131,8 +134,21 @@ struct RaContext {
 
    /* Coalescing classes (union-find over value ids). */
    std::vector<unsigned> parent;
-   /* Inline: ra_coalesce's interference test between two classes asks it
-    * for every neighbour of every member. */
+};
+
+struct RaContext : RaTables {
+   RaContext() = default;
+   RaContext(const RaContext &) = default;
+   RaContext(RaContext &&) = default;
+   RaContext &operator=(const RaContext &) = default;
+   RaContext &operator=(RaContext &&) = default;
+   /* Leaves the tables' storage with the thread (sb_ra_split.cpp). */
+   ~RaContext();
+
+   unsigned num_values = 0;
+   /* The class of v (union-find over `parent`).  Inline: ra_coalesce's
+    * interference test between two classes asks it for every neighbour
+    * of every member. */
    unsigned find(unsigned v)
    {
       while (parent[v] != v) {

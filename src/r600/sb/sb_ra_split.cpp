@@ -678,6 +678,13 @@ std::vector<bool> preloaded_gprs(const ShaderInfo *info)
    return p;
 }
 
+RaContext::~RaContext()
+{
+   RaTables &kept = thread_kept<RaTables>();
+   if (parent.capacity() > kept.parent.capacity())
+      kept = std::move(static_cast<RaTables &>(*this));
+}
+
 bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const ShaderInfo *info)
 {
    if (!sh.root) {
@@ -693,7 +700,15 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
    sh.number_values();
 
    unsigned nv = sh.num_values();
+   /* A fresh context on the tables' storage the thread kept (the larger
+    * of that and ctx's own): each table is sized and filled below, the
+    * lists appended to are emptied here. */
+   RaTables &kept = thread_kept<RaTables>();
+   RaTables tables = std::move(kept.parent.capacity() > ctx.parent.capacity() ? kept : ctx);
    ctx = RaContext{};
+   static_cast<RaTables &>(ctx) = std::move(tables);
+   ctx.copies.clear();
+   ctx.psi_pairs.clear();
    ctx.num_values = nv;
    ctx.pre_gpr.assign(nv, -1);
    ctx.pre_chan.assign(nv, -1);
@@ -777,11 +792,14 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       ctx.pre_gpr[i] = int16_t(p.second.first);
       ctx.pre_chan[i] = int8_t(p.second.second);
    }
-   /* Each list in one allocation of its size: there is one per phi,
-    * psi and vector operand.  Phi entries come from the final sources. */
-   ctx.forced.reserve(s.forced.size());
-   for (const Splitter::Forced &f : s.forced) {
-      std::vector<unsigned> &ids = ctx.forced.emplace_back();
+   /* Each list in one allocation of its size (or the storage an earlier
+    * shader left): there is one per phi, psi and vector operand.  Phi
+    * entries come from the final sources. */
+   ctx.forced.resize(s.forced.size());
+   for (size_t k = 0; k < s.forced.size(); k++) {
+      const Splitter::Forced &f = s.forced[k];
+      std::vector<unsigned> &ids = ctx.forced[k];
+      ids.clear();
       if (!f.phi) {
          ids.assign({id(f.psi[0]), id(f.psi[1]), id(f.psi[2])});
          continue;
@@ -791,7 +809,7 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       for (const Value &v : f.phi->src)
          ids.push_back(id(ref(v)));
    }
-   ctx.vec_groups.reserve(s.vec_end.size());
+   ctx.vec_groups.resize(s.vec_end.size());
    for (size_t k = 0; k < s.vec_end.size(); k++) {
       const std::span<const Ref> g(s.vec_refs.data() + (k ? s.vec_end[k - 1] : 0),
                                    s.vec_refs.data() + s.vec_end[k]);
@@ -799,8 +817,9 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
          diags.error("ra", SourceLoc{0, 0}, "ra_split: a vector operand of more than 4 values");
          return false;
       }
-      ctx.vec_groups.emplace_back();
-      ctx.vec_groups.back().reserve(g.size());
+      std::vector<unsigned> &group = ctx.vec_groups[k];
+      group.clear();
+      group.reserve(g.size());
       for (const Ref &r : g) {
          unsigned i = id(r);
          if (!ctx.allocatable[i])
@@ -809,8 +828,8 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
             diags.error("ra", SourceLoc{0, 0}, "ra_split: a value in two vector operands");
             return false;
          }
-         ctx.vec_group[i] = int(ctx.vec_groups.size() - 1);
-         ctx.vec_groups.back().push_back(i);
+         ctx.vec_group[i] = int(k);
+         group.push_back(i);
       }
    }
    for (auto &p : s.psi_pairs)
