@@ -102,6 +102,16 @@ struct ColourerTables {
    std::vector<std::pair<int, int>> run_saved_;
    std::vector<uint8_t> joined_;
    std::vector<int> to_gpr_, to_chan_;
+   /* try_move()'s scratch: the colours of the classes it moved. */
+   std::vector<std::pair<int, int>> moved_from_;
+   /* The channel each class of the run being placed had before, and the
+    * GPR each element of it had. */
+   std::vector<int> was_chan, old_gpr_;
+   std::vector<int> run_index; /* by root, -1 outside the run */
+   /* Taken by prepare_runs(): copies (ctx.copies indices) and vector
+    * groups by the classes they join, and its scratch. */
+   RaAdjacency copies_of, groups_of;
+   std::vector<unsigned> last_group_;
 };
 
 struct Colourer : ColourerTables {
@@ -354,9 +364,6 @@ struct Colourer : ColourerTables {
       return vi == n->src.size();
    }
 
-   /* Copies (ctx.copies indices) by the classes they join. */
-   RaAdjacency copies_of;
-
    /* Copies touching the classes that are no-ops now (one touching two of
     * them counts twice, alike before and after a move). */
    unsigned noop_copies(const std::vector<unsigned> &classes) const
@@ -370,16 +377,10 @@ struct Colourer : ColourerTables {
       return n;
    }
 
-   /* The channel each class of the run being placed had before, and the
-    * GPR each element of it had. */
-   std::vector<int> was_chan, old_gpr_;
-
-   std::vector<int> run_index; /* by root, -1 outside the run */
    size_t num_run = 0; /* run_classes of the run being placed */
 
    void gather_run(const std::vector<unsigned> &all)
    {
-      run_index.resize(members.size(), -1);
       num_run = 0;
       for (unsigned r : all)
          if (gpr[r] < 0)
@@ -607,7 +608,6 @@ struct Colourer : ColourerTables {
       }
       std::vector<std::pair<int, int>> &saved = run_saved_;
       saved.clear();
-      was_chan.resize(members.size(), -1);
       for (unsigned r : all) {
          saved.push_back({gpr[r], chan[r]});
          was_chan[r] = chan[r];
@@ -721,9 +721,6 @@ struct Colourer : ColourerTables {
       return true;
    }
 
-   /* try_move()'s scratch: the colours of the classes it moved. */
-   std::vector<std::pair<int, int>> moved_from_;
-
    /* Moves the classes of unpinned elements (their vector groups are their
     * own) to the given register channels if that loses nothing; false
     * leaves the colours as they were. */
@@ -772,9 +769,9 @@ struct Colourer : ColourerTables {
    }
 
    /* What only runs need, taken when the first run is placed (most
-    * shaders have none): the vector groups of each class and copies_of. */
+    * shaders have none): the vector groups of each class, copies_of and
+    * the tables by root. */
    bool runs_prepared = false;
-   RaAdjacency groups_of;
    /* Registers the exports read are the ones sure to be in the final
     * count: the clause-local stage may turn others into clause
     * temporaries or compact them away (not past a burst), so a burst stays
@@ -788,7 +785,10 @@ struct Colourer : ColourerTables {
          return;
       runs_prepared = true;
       const unsigned nv = ctx.num_values;
-      std::vector<unsigned> last(nv);
+      run_index.assign(members.size(), -1);
+      was_chan.assign(members.size(), -1);
+      std::vector<unsigned> &last = last_group_;
+      last.resize(nv);
       build_lists(nv, groups_of, [&](auto &&emit) {
          /* A group listed once per class (consecutive members). */
          std::fill(last.begin(), last.end(), ~0u);
