@@ -555,7 +555,8 @@ struct TreeFacts {
 
    bool allocatable(const Value &v) const
    {
-      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < var_alloc.size() &&
+      /* One bound test: a negative var converts to a huge index. */
+      return v.kind == ValueKind::Var && size_t(v.var) < var_alloc.size() &&
              var_alloc[size_t(v.var)];
    }
 
