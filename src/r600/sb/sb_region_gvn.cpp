@@ -341,24 +341,36 @@ struct RulesByOp {
       same_b.fill(-1);
       constexpr size_t n = sizeof(kRules) / sizeof(kRules[0]);
       static_assert(n < 256);
+      /* The table bucketed by op in one pass over it, not a pass per op:
+       * this runs in a process's first gvn, where a scan of the table for
+       * each of the ~200 ops cost about as much as numbering the shader. */
+      for (const Rule &r : kRules)
+         count[unsigned(r.op)]++;
+      for (unsigned o = 0, at = 0; o < kNumAluOps; o++) {
+         first[o] = uint8_t(at);
+         at += count[o];
+      }
+      order.resize(n);
+      needs_const.resize(n);
+      std::array<uint8_t, kNumAluOps> placed{};
+      for (size_t i = 0; i < n; i++) {
+         const unsigned o = unsigned(kRules[i].op);
+         const unsigned at = first[o] + placed[o]++;
+         order[at] = uint8_t(i);
+         bool k = false;
+         for (const Pat &p : kRules[i].in)
+            k |= p.kind == 'f' || p.kind == 'i';
+         needs_const[at] = k;
+      }
       for (unsigned o = 0; o < kNumAluOps; o++) {
-         first[o] = uint8_t(order.size());
-         for (size_t i = 0; i < n; i++)
-            if (unsigned(kRules[i].op) == o) {
-               order.push_back(uint8_t(i));
-               bool k = false;
-               for (const Pat &p : kRules[i].in)
-                  k |= p.kind == 'f' || p.kind == 'i';
-               needs_const.push_back(k);
-            }
-         count[o] = uint8_t(order.size() - first[o]);
+         const unsigned end = first[o] + count[o];
          bool all_need_const = true;
-         for (unsigned k = first[o]; k < order.size(); k++)
+         for (unsigned k = first[o]; k < end; k++)
             all_need_const = all_need_const && needs_const[k];
          /* Only the positions match_rule reads. */
          const unsigned nsrc = std::min(unsigned(alu_op_info(AluOp(o)).num_src), 3u);
          int pair = count[o] ? same_pair(kRules[order[first[o]]], nsrc) : -1;
-         for (unsigned k = first[o]; k < order.size(); k++)
+         for (unsigned k = first[o]; k < end; k++)
             if (same_pair(kRules[order[k]], nsrc) != pair)
                pair = -1;
          if (pair >= 0) {
