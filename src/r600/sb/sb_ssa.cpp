@@ -143,10 +143,19 @@ struct Preparer {
 struct Renamer {
    std::vector<unsigned> cur, next;
 
+   /* Only a Rel value has an address and array elements (Value): the
+    * other operands, nearly all, need no look at those, which kept this
+    * from inlining into the walk over every operand. */
    void use(Value &v)
    {
       if (v.kind == ValueKind::Var)
          v.version = cur[v.var];
+      else if (v.kind == ValueKind::Rel)
+         use_rel(v);
+   }
+
+   [[gnu::noinline]] void use_rel(Value &v)
+   {
       if (Value *a = v.rel())
          use(*a);
       for (Value &u : v.mayuse())
@@ -157,11 +166,8 @@ struct Renamer {
     * may leave unchanged. */
    void dst_use(Value &v)
    {
-      if (v.kind != ValueKind::Rel)
-         return;
-      use(*v.rel());
-      for (Value &u : v.mayuse())
-         use(u);
+      if (v.kind == ValueKind::Rel)
+         use_rel(v);
    }
 
    void def(Value &v)
@@ -169,9 +175,10 @@ struct Renamer {
       if (v.kind == ValueKind::Var) {
          v.version = ++next[v.var];
          cur[v.var] = v.version;
+      } else if (v.kind == ValueKind::Rel) {
+         for (Value &d : v.maydef())
+            def(d);
       }
-      for (Value &d : v.maydef())
-         def(d);
    }
 
    void instr(Node *n)
