@@ -314,11 +314,16 @@ bool copy_propagation(Shader &sh, Diagnostics &diags)
       c.alu.built.clear(); /* post_scheduler's build no longer matches */
    /* CF instructions control may reach from elsewhere: lanes arriving
     * there did not run the clause before them. */
-   /* Kept with the thread: an allocation per run otherwise. */
+   /* Kept with the thread: an allocation per run otherwise, and for the
+    * copies also the fill of their 1024-entry index (the pass runs twice
+    * per shader).  Each clause clears the copies before it starts, so
+    * what the last run left in them does not matter. */
    struct Tables {
       std::vector<uint8_t> target;
+      CopyMap copies;
    };
-   std::vector<uint8_t> &target = thread_kept<Tables>().target;
+   Tables &tables = thread_kept<Tables>();
+   std::vector<uint8_t> &target = tables.target;
    target.assign(sh.cf.size() + 1, 0);
    for (const CfNode &n : sh.cf)
       if (cf_op_info(n.cf.op).enc != CfEncoding::Alu &&
@@ -326,7 +331,7 @@ bool copy_propagation(Shader &sh, Diagnostics &diags)
           cf_op_info(n.cf.op).enc != CfEncoding::Mem && !(cf_op_info(n.cf.op).flags & CF_FETCH) &&
           n.cf.target < target.size())
          target[n.cf.target] = 1;
-   CopyMap copies; /* one for the pass: clearing it touches only its copies */
+   CopyMap &copies = tables.copies; /* clearing it touches only its copies */
    for (size_t i = 0; i < sh.cf.size(); i++) {
       if (!sh.cf[i].is_alu)
          continue;
