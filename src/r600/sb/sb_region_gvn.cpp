@@ -542,7 +542,10 @@ template <class Key, class Hash> class ScopedTable {
    /* The value of key k, or nullptr; then, when `add` is given, the key
     * goes in with that value: one probe for the lookup and the insertion.
     * `hash` is Hash{}(k).  Entries from the `visible`-th on are not found,
-    * and a key among them is not added again. */
+    * and a key among them is not added again.  The table keeps `add`
+    * itself, not a copy: the values are results in the tree (a node's
+    * dst), which gvn never rewrites or frees, and a pointer is stored
+    * and dropped without a Value's copy and destructor. */
    const Value *find_or_add(const Key &k, size_t hash, size_t visible, const Value *add)
    {
       if (add && (vals_.size() + 1) * 2 > slots_.size())
@@ -555,13 +558,13 @@ template <class Key, class Hash> class ScopedTable {
          const Slot &sl = slots_[h];
          /* Keys are unique: no other entry can match. */
          if (sl.hash == h32 && keys_[sl.entry] == k)
-            return size_t(sl.entry) < visible ? &vals_[sl.entry] : nullptr;
+            return size_t(sl.entry) < visible ? vals_[sl.entry] : nullptr;
       }
       if (add) {
          slots_[h].hash = h32;
          slots_[h].entry = int32_t(vals_.size());
          keys_.push_back(k);
-         vals_.push_back(*add);
+         vals_.push_back(add);
          where_.push_back(uint32_t(h));
       }
       return nullptr;
@@ -614,7 +617,7 @@ template <class Key, class Hash> class ScopedTable {
    std::vector<Slot> slots_;
    size_t mask_ = 0;
    std::vector<Key> keys_;       /* by entry, insertion order */
-   std::vector<Value> vals_;     /* by entry */
+   std::vector<const Value *> vals_; /* by entry */
    std::vector<uint32_t> where_; /* by entry: its slot */
 };
 
