@@ -628,9 +628,13 @@ template <class Key, class Hash> class ScopedTable {
 struct GvnTables {
    /* By value_id: what uses of a MOV result read instead.  An index into
     * `copies`, -1 for none: a flat table of 4-byte entries instead of an
-    * optional<Value> (~100 bytes) per value to construct and destroy. */
+    * optional<Value> (~100 bytes) per value to construct and destroy.
+    * `copies` points at the MOV's operand in the tree rather than holding
+    * a copy of it (a Value's deep-copying assignment per MOV): gvn does
+    * not rewrite a node's operands once its group is done, which is
+    * before its copy is recorded. */
    std::vector<int32_t> copy;
-   std::vector<Value> copies;
+   std::vector<const Value *> copies;
    ScopedTable<ValueKey, ValueKeyHash> table;
    std::vector<size_t> scope_marks; /* table sizes where the open scopes began */
    /* Whole dot products (reduction groups), scoped like `table`. */
@@ -699,11 +703,11 @@ struct Gvn : GvnTables {
       unsigned id = sh.value_id(v);
       if (id >= copy.size() || copy[id] < 0)
          return nullptr;
-      return &copies[copy[id]];
+      return copies[copy[id]];
    }
 
-   /* Uses of `dst` (a Var value) read `src` (a copy_source) from now on:
-    * its operand part, no relative-addressing lists. */
+   /* Uses of `dst` (a Var value) read `src` (a copy_source, which has no
+    * relative-addressing lists: only Rel values do) from now on. */
    void record_copy(const Value &dst, const Value &src)
    {
       unsigned id = sh.value_id(dst);
@@ -711,11 +715,10 @@ struct Gvn : GvnTables {
          return;
       if (copy[id] < 0) {
          copy[id] = int32_t(copies.size());
-         copies.emplace_back();
+         copies.push_back(&src);
+      } else {
+         copies[copy[id]] = &src;
       }
-      Value &v = copies[copy[id]];
-      v = src;
-      v.clear_rel();
    }
 
    /* What a use with modifiers (neg, abs) of a copy of `s` reads. */
