@@ -626,15 +626,13 @@ template <class Key, class Hash> class ScopedTable {
  * was a good part of an ordinary shader's gvn.  Lent to each run, and
  * given back empty (the tables clear only the slots they used). */
 struct GvnTables {
-   /* By value_id: what uses of a MOV result read instead.  An index into
-    * `copies`, -1 for none: a flat table of 4-byte entries instead of an
-    * optional<Value> (~100 bytes) per value to construct and destroy.
-    * `copies` points at the MOV's operand in the tree rather than holding
-    * a copy of it (a Value's deep-copying assignment per MOV): gvn does
-    * not rewrite a node's operands once its group is done, which is
-    * before its copy is recorded. */
-   std::vector<int32_t> copy;
-   std::vector<const Value *> copies;
+   /* By value_id: what uses of a MOV result read instead, nullptr for
+    * none.  The MOV's operand in the tree rather than a copy of it (a
+    * Value's deep-copying assignment per MOV, and an optional<Value> per
+    * value to construct and destroy): gvn does not rewrite a node's
+    * operands once its group is done, which is before its copy is
+    * recorded.  A flat table, which every operand's lookup reads once. */
+   std::vector<const Value *> copy;
    ScopedTable<ValueKey, ValueKeyHash> table;
    std::vector<size_t> scope_marks; /* table sizes where the open scopes began */
    /* Whole dot products (reduction groups), scoped like `table`. */
@@ -701,9 +699,7 @@ struct Gvn : GvnTables {
       if (v.kind != ValueKind::Var)
          return nullptr;
       unsigned id = sh.value_id(v);
-      if (id >= copy.size() || copy[id] < 0)
-         return nullptr;
-      return copies[copy[id]];
+      return id < copy.size() ? copy[id] : nullptr;
    }
 
    /* Uses of `dst` (a Var value) read `src` (a copy_source, which has no
@@ -711,14 +707,8 @@ struct Gvn : GvnTables {
    void record_copy(const Value &dst, const Value &src)
    {
       unsigned id = sh.value_id(dst);
-      if (id >= copy.size())
-         return;
-      if (copy[id] < 0) {
-         copy[id] = int32_t(copies.size());
-         copies.push_back(&src);
-      } else {
-         copies[copy[id]] = &src;
-      }
+      if (id < copy.size())
+         copy[id] = &src;
    }
 
    /* What a use with modifiers (neg, abs) of a copy of `s` reads. */
@@ -1270,8 +1260,7 @@ bool gvn(RegionShader &sh, Diagnostics &diags)
    if (!check_numbered(sh, "gvn", diags))
       return false;
    Gvn g(sh);
-   g.copy.assign(sh.num_values(), -1);
-   g.copies.clear();
+   g.copy.assign(sh.num_values(), nullptr);
    g.walk(sh.root);
    g.table.truncate(0);
    g.dot_table.truncate(0);
