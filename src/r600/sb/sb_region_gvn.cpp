@@ -711,17 +711,19 @@ struct Gvn : GvnTables {
          copy[id] = &src;
    }
 
-   /* What a use with modifiers (neg, abs) of a copy of `s` reads. */
-   static Value compose(const Value &s, bool neg, bool abs)
+   /* The use `v` (with its own neg and abs) of a copy of `s` reads `s`
+    * instead, rewritten in place: no Value made, moved and destroyed per
+    * operand.  It then has s's kind and variable, abs when either had. */
+   static void compose_into(Value &v, const Value &s)
    {
-      Value v = s;
+      const bool neg = v.neg, abs = v.abs;
+      v = s;
       if (abs) {
          v.abs = true;
          v.neg = neg;
       } else {
          v.neg = s.neg != neg;
       }
-      return v;
    }
 
    static unsigned distinct_kcache(const ValueList &src, unsigned n)
@@ -791,19 +793,19 @@ struct Gvn : GvnTables {
          const Value *c = lookup_copy(a->src[i]);
          if (!c)
             continue;
-         Value nv = compose(*c, a->src[i].neg, a->src[i].abs);
-         if (op3 && nv.abs)
+         /* The operand as compose_into would make it: c's kind. */
+         const ValueKind nkind = c->kind;
+         if (op3 && (a->src[i].abs || c->abs))
             continue;
          /* bc_finalize keeps these groups whole: a different register or
           * constant-cache read could leave no bank swizzle, or make the
           * group swap registers. */
-         if (kept_whole && nv.kind != ValueKind::Inline && nv.kind != ValueKind::Literal)
+         if (kept_whole && nkind != ValueKind::Inline && nkind != ValueKind::Literal)
             continue;
          /* Reading a register a sibling slot overwrites makes the group a
           * swap, which bc_finalize can only emit whole (or not at all). */
-         if (nv.kind == ValueKind::Var && group_writes_var(g, nv.var))
+         if (nkind == ValueKind::Var && group_writes_var(g, c->var))
             continue;
-         const ValueKind nkind = nv.kind;
          /* Only a constant-cache operand coming or going can change the
           * count of distinct addresses. */
          const bool kc_changes =
@@ -811,13 +813,12 @@ struct Gvn : GvnTables {
          /* Nothing below can refuse the rewrite (most operands, which are
           * registers): no old operand to keep. */
          if (!kc_changes && (nkind != ValueKind::Literal || (!fixed && !kept_whole))) {
-            a->src[i] = std::move(nv);
+            compose_into(a->src[i], *c);
             continue;
          }
          const unsigned kc_before = kc_changes ? distinct_kcache(a->src, nsrc) : 0;
-         /* Moves, not copies: Value's copy is a deep one. */
-         Value old = std::move(a->src[i]);
-         a->src[i] = std::move(nv);
+         Value old = a->src[i]; /* a register or constant: no relative parts */
+         compose_into(a->src[i], *c);
          const unsigned kc_after = kc_changes ? distinct_kcache(a->src, nsrc) : 0;
          bool ok = (kc_after <= 1 || kc_after <= kc_before) &&
                    ((!fixed && !kept_whole) || nkind != ValueKind::Literal ||
