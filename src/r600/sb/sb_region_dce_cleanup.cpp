@@ -25,6 +25,20 @@ struct Sweeper {
              n->kind == NodeKind::Psi;
    }
 
+   /* A group's instructions, compacted here rather than by a call of
+    * sweep per group: they hold nothing to sweep. */
+   void sweep_instrs(NodeList &ch)
+   {
+      size_t k = 0;
+      for (size_t i = 0; i < ch.size(); i++) {
+         if (is_instr(ch[i]) && !live(ch[i]))
+            removed++;
+         else
+            ch[k++] = ch[i];
+      }
+      ch.resize(k);
+   }
+
    /* Compacts the lists in place: a new vector per node and per phi list
     * was most of the sweep's time. */
    void sweep(Node *n)
@@ -37,8 +51,11 @@ struct Sweeper {
             removed++;
             continue;
          }
-         /* Leaves have nothing to sweep. */
-         if (!c->children.empty() || c->kind == NodeKind::Region)
+         /* Leaves have nothing to sweep; a group holds only leaves
+          * (instructions), most of the tree's lists, done in place. */
+         if (c->kind == NodeKind::AluGroup)
+            sweep_instrs(c->children);
+         else if (!c->children.empty() || c->kind == NodeKind::Region)
             sweep(c);
          if (c->kind == NodeKind::AluGroup && c->children.empty())
             continue;
