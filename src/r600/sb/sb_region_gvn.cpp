@@ -494,6 +494,15 @@ struct ValueKey {
    }
 };
 
+/* What gvn asks of an instruction's operands, gathered in one walk over
+ * them (Gvn::summarize). */
+struct OperandSummary {
+   bool plain = true;   /* no Rel or None operand */
+   bool keyed = true;   /* no unresolved kcache operand: the key is usable */
+   unsigned consts = 0; /* constant operands */
+   ValueKey key;        /* the operands' part */
+};
+
 uint64_t mix_operand(uint64_t h, const OperandKey &o)
 {
    const std::array<uint64_t, 2> w = o.words();
@@ -507,7 +516,7 @@ struct ValueKeyHash {
       uint64_t h = (uint64_t(k.op) << 16) ^ (uint64_t(k.clamp) << 8) ^ (uint64_t(k.omod) << 4) ^
                    k.num_src;
       /* Operands past num_src are default ones in every key with that
-       * num_src (value_key): they would add nothing but work. */
+       * num_src (summarize): they would add nothing but work. */
       for (unsigned i = 0; i < k.num_src && i < 3; i++)
          h = mix_operand(h, k.ops[i]);
       return size_t(h);
@@ -887,19 +896,13 @@ struct Gvn : GvnTables {
       replace(a, op, &src, 1, keep_mods);
    }
 
+   /* An instruction gvn may simplify and number, from its op and
+    * destination; its operands are summarize's part. */
    bool simple_instr(const Node *a) const
    {
       const AluInstr &in = *a->alu;
-      if (in.pred_sel || a->dst.size() != 1 || a->dst[0].kind != ValueKind::Var ||
-          !pure_op(sh.chip, in.op))
-         return false;
-      const unsigned nsrc = alu_op_info(in.op).num_src;
-      if (a->src.size() != nsrc)
-         return false;
-      for (const Value &v : a->src)
-         if (v.kind == ValueKind::Rel || v.kind == ValueKind::None)
-            return false;
-      return true;
+      return !in.pred_sel && a->dst.size() == 1 && a->dst[0].kind == ValueKind::Var &&
+             pure_op(sh.chip, in.op) && a->src.size() == alu_op_info(in.op).num_src;
    }
 
    /* Whether the operands at the op's same_a and same_b positions, as
@@ -922,7 +925,7 @@ struct Gvn : GvnTables {
     * whose every rule needs a constant operand they do not have, and
     * selects of two different values).  Asked for every instruction,
     * inline; simplify is a call. */
-   bool may_simplify(const Node *a) const
+   bool may_simplify(const Node *a, const OperandSummary &s) const
    {
       const AluOp op = a->alu->op;
       if (op == AluOp::MOV)
@@ -932,9 +935,7 @@ struct Gvn : GvnTables {
          return true;
       /* Folding needs every operand constant, a rule at least one. */
       const unsigned nsrc = alu_op_info(op).num_src;
-      unsigned consts = 0;
-      for (unsigned i = 0; i < nsrc; i++)
-         consts += const_bits(a->src[i]).has_value();
+      const unsigned consts = s.consts;
       if (needs == RulesByOp::kSamePair)
          return consts > 0 || nsrc == 0 || same_pair_holds(a, commutative(sh.chip, op));
       return needs == RulesByOp::kFoldOnly ? consts == nsrc : consts > 0 || nsrc == 0;
@@ -1035,26 +1036,46 @@ struct Gvn : GvnTables {
       return k;
    }
 
-   /* Fills `key` (default-constructed) where it lives: a returned key
-    * is a copy of seven words per instruction.  False when the instruction
-    * has no key. */
-   bool value_key(const Node *a, ValueKey &key) const
+   /* One walk over the operands of a simple_instr for what simplifying
+    * and numbering it ask of them: whether it reads a Rel or None
+    * operand (then it is left alone, and the rest is not filled), how
+    * many are constants, and its value key's operands (`s.key` from
+    * scratch; finish_key completes it).  Once instead of a walk per
+    * question: this is most of gvn's work per instruction. */
+   static void summarize(const Node *a, OperandSummary &s)
    {
+      s = OperandSummary{};
+      /* The op's num_src (simple_instr), at most an AluInstr's three. */
+      const unsigned n = unsigned(a->src.size());
+      s.key.num_src = uint8_t(n);
+      for (unsigned i = 0; i < n; i++) {
+         const Value &v = a->src[i];
+         if (v.kind == ValueKind::Rel || v.kind == ValueKind::None) {
+            s.plain = false;
+            return;
+         }
+         /* An unresolved kcache operand leaves the key unused. */
+         if (v.kind == ValueKind::KCache && !v.resolved)
+            s.keyed = false;
+         OperandKey &k = s.key.ops[i];
+         k = key_operand(v);
+         s.consts += k.tag == 'k';
+      }
+   }
+
+   /* The op and destination modifiers of the key summarize started, the
+    * operands of a commutative op in a canonical order.  False when the
+    * instruction has no key. */
+   bool finish_key(const Node *a, OperandSummary &s) const
+   {
+      if (!s.keyed)
+         return false;
       const AluInstr &in = *a->alu;
+      ValueKey &key = s.key;
       key.op = uint32_t(in.op);
       key.clamp = in.dst.clamp;
       key.omod = uint8_t(in.dst.omod);
-      const unsigned n = unsigned(a->src.size());
-      key.num_src = uint8_t(std::min(n, 3u));
-      /* One pass: an unresolved kcache operand leaves the key unused. */
-      for (unsigned i = 0; i < n; i++) {
-         const Value &v = a->src[i];
-         if (v.kind == ValueKind::KCache && !v.resolved)
-            return false;
-         if (i < 3)
-            key.ops[i] = key_operand(v);
-      }
-      if (n >= 2 && key.ops[1] < key.ops[0] && commutative(sh.chip, in.op))
+      if (key.num_src >= 2 && key.ops[1] < key.ops[0] && commutative(sh.chip, in.op))
          std::swap(key.ops[0], key.ops[1]);
       return true;
    }
@@ -1173,13 +1194,18 @@ struct Gvn : GvnTables {
           * left alone below: no need to ask simple_instr. */
          if (a->kind != NodeKind::Alu || fixed || plain_mov(a) || !simple_instr(a))
             continue;
-         for (unsigned step = 0; step < 4 && may_simplify(a) && simplify(a); step++)
-            ;
+         OperandSummary s;
+         summarize(a, s);
+         if (!s.plain)
+            continue;
+         /* A step that changed the instruction changed its operands. */
+         for (unsigned step = 0; step < 4 && may_simplify(a, s) && simplify(a); step++)
+            summarize(a, s);
          if (plain_mov(a))
             continue;
-         ValueKey key;
-         if (!value_key(a, key))
+         if (!finish_key(a, s))
             continue;
+         const ValueKey &key = s.key;
          /* Array elements keep their register; their values must not be
           * read elsewhere in place of a recomputation. */
          const Value &d = a->dst[0];
