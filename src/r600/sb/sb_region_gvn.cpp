@@ -1040,11 +1040,11 @@ struct Gvn : GvnTables {
     * and numbering it ask of them: whether it reads a Rel or None
     * operand (then it is left alone, and the rest is not filled), how
     * many are constants, and its value key's operands (`s.key` from
-    * scratch; finish_key completes it).  Once instead of a walk per
+    * a fresh key; finish_key completes it).  Once instead of a walk per
     * question: this is most of gvn's work per instruction. */
-   static void summarize(const Node *a, OperandSummary &s)
+   static OperandSummary summarize(const Node *a)
    {
-      s = OperandSummary{};
+      OperandSummary s;
       /* The op's num_src (simple_instr), at most an AluInstr's three. */
       const unsigned n = unsigned(a->src.size());
       s.key.num_src = uint8_t(n);
@@ -1052,7 +1052,7 @@ struct Gvn : GvnTables {
          const Value &v = a->src[i];
          if (v.kind == ValueKind::Rel || v.kind == ValueKind::None) {
             s.plain = false;
-            return;
+            return s;
          }
          /* An unresolved kcache operand leaves the key unused. */
          if (v.kind == ValueKind::KCache && !v.resolved)
@@ -1061,6 +1061,7 @@ struct Gvn : GvnTables {
          k = key_operand(v);
          s.consts += k.tag == 'k';
       }
+      return s;
    }
 
    /* The op and destination modifiers of the key summarize started, the
@@ -1194,13 +1195,12 @@ struct Gvn : GvnTables {
           * left alone below: no need to ask simple_instr. */
          if (a->kind != NodeKind::Alu || fixed || plain_mov(a) || !simple_instr(a))
             continue;
-         OperandSummary s;
-         summarize(a, s);
+         OperandSummary s = summarize(a);
          if (!s.plain)
             continue;
          /* A step that changed the instruction changed its operands. */
          for (unsigned step = 0; step < 4 && may_simplify(a, s) && simplify(a); step++)
-            summarize(a, s);
+            s = summarize(a);
          if (plain_mov(a))
             continue;
          if (!finish_key(a, s))
