@@ -283,6 +283,16 @@ bool assign_bank_swizzles(ChipClass chip, std::span<AluInstr> group)
    return SwizzleSearch(chip, group).run();
 }
 
+bool swizzle_kept_with_gpr_reads(std::span<const AluInstr> group)
+{
+   /* One vector-slot instruction: analyze_instr can only fail it on the
+    * constant-file pairs, which GPR reads in place of constants only
+    * lessen, and assign_single_swizzle then always finds swizzle 0.  The
+    * trans slot's rules (constants spend its first cycles) and the ports
+    * siblings share are not monotone this way: those are searched. */
+   return group.size() == 1 && group[0].slot != kSlotT;
+}
+
 namespace {
 
 /* The registers `prev` writes that a read can take from PV/PS, in

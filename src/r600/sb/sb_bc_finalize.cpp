@@ -615,7 +615,11 @@ bool Finalizer::commit()
             n++;
          gp->instrs[k.instr].src[k.src].sel = uint16_t(kc0 + n);
       }
-      gp->swizzled = gp->port_unknown = assign_bank_swizzles(chip_, gp->instrs);
+      gp->swizzled = assign_bank_swizzles(chip_, gp->instrs);
+      /* A group whose R0 reads a swizzle provably serves (one vector
+       * instruction, most groups here) needs no copies: port_slots is
+       * known to be 0 without r0_port_slots' search. */
+      gp->port_unknown = gp->swizzled && !swizzle_kept_with_gpr_reads(gp->instrs);
       for (const KRef &k : gp->krefs)
          gp->instrs[k.instr].src[k.src].sel = AluSrc{}.sel; /* operand()'s placeholder */
       if (!gp->swizzled)

@@ -215,4 +215,9 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
  * Returns false when no assignment satisfies the GPR and constant ports. */
 bool assign_bank_swizzles(ChipClass chip, std::span<AluInstr> group);
 
+/* Whether a group assign_bank_swizzles serves is certain to be served
+ * still when any of its constant operands are read from GPRs instead
+ * (bc_finalize's placeholder reads of R0), without searching again. */
+bool swizzle_kept_with_gpr_reads(std::span<const AluInstr> group);
+
 } // namespace sbcc::r600::sb
