@@ -154,6 +154,29 @@ bool claim(const Choice &ch, int16_t (&q)[12])
    return true;
 }
 
+/* Every GPR operand claims a port of its channel (one per cycle, three)
+ * under any swizzle, and a port holds one register: a group reading more
+ * than three registers on one channel fits under none.  Groups that fail
+ * mostly fail so, and this spares them the full search. */
+bool channels_fit(const AluInstr *ins, const Operands *ops, size_t n)
+{
+   uint16_t seen[4][3];
+   unsigned nseen[4] = {};
+   for (size_t i = 0; i < n; i++)
+      for (unsigned s = 0; s < ops[i].nsrc; s++) {
+         if (!ops[i].gpr[s])
+            continue;
+         const unsigned c = ins[i].src[s].chan & 3;
+         const uint16_t sel = ins[i].src[s].sel;
+         if (std::find(seen[c], seen[c] + nseen[c], sel) != seen[c] + nseen[c])
+            continue;
+         if (nseen[c] == 3)
+            return false;
+         seen[c][nseen[c]++] = sel;
+      }
+   return true;
+}
+
 class SwizzleSearch {
  public:
    SwizzleSearch(ChipClass chip, std::span<AluInstr> g) : chip_(chip), g_(g) {}
@@ -179,6 +202,10 @@ class SwizzleSearch {
             in.bank_swizzle = 0;
          return true;
       }
+      /* Typically a DOT4 that no swizzle serves: failed at once, not
+       * after trying every assignment. */
+      if (!channels_fit(g_.data(), ops_, g_.size()))
+         return false;
       std::fill(ports, ports + 12, int16_t(-1));
       if (!place(0, ports))
          return false;
@@ -554,30 +581,6 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
    return true;
 }
 
-/* Every GPR operand claims a port of its channel (one per cycle, three)
- * under any swizzle, and a port holds one register: a group reading more
- * than three registers on one channel fits under none.  The candidates
- * that do not fit around the accepted assignment mostly fail so, and this
- * spares them the full search. */
-bool GroupFit::channels_fit(unsigned end) const
-{
-   uint16_t seen[4][3];
-   unsigned nseen[4] = {};
-   for (unsigned i = 0; i < end; i++)
-      for (unsigned s = 0; s < ops_[i].nsrc; s++) {
-         if (!ops_[i].gpr[s])
-            continue;
-         const unsigned c = ins_[i].src[s].chan & 3;
-         const uint16_t sel = ins_[i].src[s].sel;
-         if (std::find(seen[c], seen[c] + nseen[c], sel) != seen[c] + nseen[c])
-            continue;
-         if (nseen[c] == 3)
-            return false;
-         seen[c][nseen[c]++] = sel;
-      }
-   return true;
-}
-
 /* Does claim set a hold all of b's claims?  Inline: search_all compares
  * every pair of an instruction's choices. */
 inline bool claims_cover(const Choice &a, const Choice &b)
@@ -709,7 +712,7 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
          extended_nonzero_ = false;
          ok = extend(unsigned(old), unsigned(total), ports);
          all_zero = all_zero && !extended_nonzero_;
-         if (!ok && channels_fit(unsigned(total))) {
+         if (!ok && channels_fit(ins_, ops_, unsigned(total))) {
             std::fill(ports, ports + 12, int16_t(-1));
             ok = search_all(unsigned(total), ports);
             all_zero = false; /* some assignment, not known which */

@@ -162,7 +162,6 @@ class GroupFit {
  private:
    const SwizzleChoice &choice(unsigned i, unsigned bs);
    bool extend(unsigned i, unsigned end, int16_t (&ports)[12]);
-   bool channels_fit(unsigned end) const;
    bool search_all(unsigned end, int16_t (&ports)[12]);
    bool search_reduced(unsigned d, unsigned end, int16_t (&ports)[12]);
    bool first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t (&ports)[12],
