@@ -154,6 +154,17 @@ bool claim(const Choice &ch, int16_t (&q)[12])
    return true;
 }
 
+/* claim() on free ports, without filling a table of them: whether no two
+ * of a choice's claims want one port for different registers. */
+inline bool claims_alone(const Choice &ch)
+{
+   for (unsigned a = 0; a < ch.n; a++)
+      for (unsigned b = a + 1; b < ch.n; b++)
+         if (ch.c[a].port == ch.c[b].port && ch.c[a].sel != ch.c[b].sel)
+            return false;
+   return true;
+}
+
 /* Every GPR operand claims a port of its channel (one per cycle, three)
  * under any swizzle, and a port holds one register: a group reading more
  * than three registers on one channel fits under none.  Groups that fail
@@ -607,13 +618,7 @@ bool GroupFit::search_all(unsigned end, int16_t (&ports)[12])
       unsigned nvalid = 0;
       for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
          const Choice &ch = choice(i, bs);
-         /* Legal on free ports: no two claims want one port for different
-          * registers. */
-         bool legal = ch.n != kBad;
-         for (unsigned a = 0; legal && a < ch.n; a++)
-            for (unsigned b = a + 1; legal && b < ch.n; b++)
-               legal = ch.c[a].port != ch.c[b].port || ch.c[a].sel == ch.c[b].sel;
-         if (legal)
+         if (ch.n != kBad && claims_alone(ch))
             valid[nvalid++] = ch;
       }
       nreduced_[i] = 0;

@@ -218,7 +218,6 @@ class Finalizer : FinalizerTables {
     * its ends divided by the element size. */
    std::span<const VarIds> ids_;
 
-
    size_t npend_ = 0;
    std::span<PGroup> committed() { return {pending_.data(), npend_}; }
    LineSet pending_lines_;
