@@ -19,9 +19,11 @@
  * clauses, which pack better and cost fewer CF instructions.
  */
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_region_passes.h"
 
 namespace sbcc::r600::sb::region {
@@ -38,16 +40,38 @@ constexpr bool kSinkAlu = true;
  * fetch their bone matrices that way). */
 constexpr unsigned kMaxFetchRun = 3;
 
-struct Gcm {
+/* Kept with the thread from one shader to the next (thread_memory.h), so
+ * that `defined` needs neither an allocation nor clearing per shader. */
+struct GcmTables {
+   /* Scratch marks by value id: a value is marked when its entry equals
+    * `stamp`, and each use takes a new stamp, so no use clears what it set
+    * (no second walk over a loop) and no pass over every value per loop,
+    * per candidate clause or per shader: hoist marks the values defined
+    * inside the loop (set_defs), sink_alu_below_fetches the operands of
+    * the fetch clause it moves.  Entries of earlier shaders hold older
+    * stamps. */
+   std::vector<uint32_t> defined;
+   uint32_t stamp = 0;
+   std::vector<int> written_vars; /* sink_alu_below_fetches' scratch */
+};
+
+struct Gcm : GcmTables {
+   ThreadLend<GcmTables> lend{*this};
    RegionShader &sh;
    std::vector<bool> in_phi; /* value feeds a phi or loop_phi */
-   /* Scratch marks by value id, all false between uses (each use clears
-    * what it set), so no pass over every value per loop or per candidate
-    * clause: hoist marks the values defined inside the loop (set_defs),
-    * sink_alu_below_fetches the operands of the fetch clause it moves. */
-   std::vector<bool> defined;
-   std::vector<int> written_vars; /* sink_alu_below_fetches' scratch */
    unsigned moved = 0;
+
+   explicit Gcm(RegionShader &s) : sh(s), in_phi(s.num_values(), false)
+   {
+      /* A shader takes at most one stamp per node; start again from zero
+       * long before they could wrap. */
+      if (stamp > UINT32_MAX / 2) {
+         defined.clear();
+         stamp = 0;
+      }
+      if (defined.size() < sh.num_values())
+         defined.resize(sh.num_values(), 0);
+   }
 
    /* var_in_array without the call when the shader has no arrays (most). */
    bool in_array(int var) const { return !sh.arrays.empty() && var_in_array(sh, var); }
@@ -58,28 +82,33 @@ struct Gcm {
              v.version <= sh.version_count[v.var];
    }
 
-   /* Marks (or, with false, unmarks) in `defined` what n defines. */
-   void set_defs(const Node *n, bool value)
+   bool marked(const Value &v) const { return var_ok(v) && defined[sh.value_id(v)] == stamp; }
+   void mark(const Value &v)
    {
-      auto mark = [&](const Value &v) {
-         if (var_ok(v))
-            defined[sh.value_id(v)] = value;
+      if (var_ok(v))
+         defined[sh.value_id(v)] = stamp;
+   }
+
+   /* Marks in `defined` what n defines. */
+   void set_defs(const Node *n)
+   {
+      auto mark_def = [&](const Value &v) {
+         mark(v);
          for (const Value &d : v.maydef())
-            if (var_ok(d))
-               defined[sh.value_id(d)] = value;
+            mark(d);
       };
       for (const Value &d : n->dst)
-         mark(d);
+         mark_def(d);
       if (n->region_data) {
          for (const Node *p : n->region().loop_phi)
             for (const Value &d : p->dst)
-               mark(d);
+               mark_def(d);
          for (const Node *p : n->region().phi)
             for (const Value &d : p->dst)
-               mark(d);
+               mark_def(d);
       }
       for (const Node *c : n->children)
-         set_defs(c, value);
+         set_defs(c);
    }
 
    bool movable(const Node *a) const
@@ -102,7 +131,7 @@ struct Gcm {
             const VarKind k = sh.vars[s.var].kind;
             if (k != VarKind::Gpr && k != VarKind::Temp)
                return false;
-            if (defined[sh.value_id(s)])
+            if (defined[sh.value_id(s)] == stamp)
                return false;
             break;
          }
@@ -122,7 +151,8 @@ struct Gcm {
     * `pre`, a new clause; returns how many moved. */
    unsigned hoist(Node *loop, Node *body, Node *pre)
    {
-      set_defs(loop, true);
+      stamp++;
+      set_defs(loop);
       unsigned n = 0;
       for (Node *cf : body->children) {
          if (cf->kind != NodeKind::Cf ||
@@ -144,7 +174,7 @@ struct Gcm {
                Node *ng = sh.create(NodeKind::AluGroup);
                ng->children.push_back(a);
                pre->children.push_back(ng);
-               defined[sh.value_id(a->dst[0])] = false;
+               defined[sh.value_id(a->dst[0])] = 0; /* defined outside now */
                n++;
             }
          }
@@ -153,7 +183,6 @@ struct Gcm {
             return g->kind == NodeKind::AluGroup && g->children.empty();
          });
       }
-      set_defs(loop, false); /* what moved out was unmarked as it went */
       return n;
    }
 
@@ -210,15 +239,14 @@ struct Gcm {
           * elements keep their registers, so their lives must not reach
           * past a new definition (sb_region_passes.h). */
          written.clear();
+         stamp++;
          for (const Node *f : k[b + 1]->children) {
             for (const Value &v : f->src)
-               if (var_ok(v))
-                  defined[sh.value_id(v)] = true;
+               mark(v);
             for (const Value &d : f->dst)
                if (var_ok(d))
                   written.push_back(d.var);
          }
-         auto marked = [&](const Value &d) { return var_ok(d) && defined[sh.value_id(d)]; };
          auto defines_marked = [&](const Node *x) {
             for (const Value &d : x->dst) {
                if (marked(d))
@@ -239,10 +267,6 @@ struct Gcm {
                         std::find(written.begin(), written.end(), v.var) == written.end();
             }
          }
-         for (const Node *f : k[b + 1]->children)
-            for (const Value &v : f->src)
-               if (var_ok(v))
-                  defined[sh.value_id(v)] = false;
          if (!ok)
             continue;
          std::swap(k[b], k[b + 1]);
@@ -287,8 +311,7 @@ bool gcm(RegionShader &sh, Diagnostics &diags)
 {
    (void)diags;
    sh.number_values();
-   Gcm g{sh, std::vector<bool>(sh.num_values(), false), std::vector<bool>(sh.num_values(), false),
-         {}};
+   Gcm g{sh};
    for (const Node *r : sh.regions) {
       for (const std::vector<Node *> *list : {&r->region().phi, &r->region().loop_phi})
          for (const Node *p : *list)
