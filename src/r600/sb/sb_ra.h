@@ -52,6 +52,7 @@
  */
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -200,7 +201,12 @@ std::set<const Node *> live_instructions(const RegionShader &sh, std::vector<boo
 constexpr unsigned kRaMatrixValues = 2048;
 void ra_build_interference(const RegionShader &sh, RaContext &ctx,
                            unsigned matrix_values = kRaMatrixValues);
-bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b);
+/* Inline: ra_coalesce looks up each pair of two small classes. */
+inline bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b)
+{
+   const RaAdjacency::Range l = ctx.adj[a];
+   return std::binary_search(l.begin(), l.end(), b);
+}
 /* An ALU MOV without modifiers, predicate or relative source: its result
  * is its source's bits, so the two may share a register while both live.
  * Inline: the liveness walk and ra_checker ask it for every instruction,

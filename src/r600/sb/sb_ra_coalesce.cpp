@@ -25,6 +25,10 @@ struct ClassTables {
     * and size by root): a merge splices two lists in O(1), and there is no
     * allocation per value. */
    std::vector<unsigned> next, head, tail, size;
+   /* Neighbours by root (adjacency and chan_excl lists of all members),
+    * what testing the class for interference costs; set by merge(), so
+    * only for classes of two values or more (see neighbours()). */
+   std::vector<unsigned> degree;
    /* Scratch for group_channels_ok and can_join (neither calls the
     * other): asked per vector operand. */
    std::vector<unsigned> roots_;
@@ -40,12 +44,20 @@ struct Classes : ClassTables {
    explicit Classes(RaContext &c) : ctx(c)
    {
       unsigned nv = ctx.num_values;
-      next.assign(nv, kEnd);
       head.assign(nv, kEnd);
-      tail.assign(nv, kEnd);
       size.assign(nv, 0);
+      /* Written before they are read: a list's tail, a value's next once
+       * it is in a list, a class's degree when it gets a second member. */
+      next.resize(nv);
+      tail.resize(nv);
+      degree.resize(nv);
+      /* ctx.parent is kept flat from here on (each value's entry is its
+       * root, merge() relabels the smaller class's members), so the
+       * interference test reads a neighbour's class with one load. */
       for (unsigned v = 0; v < nv; v++) {
          unsigned r = ctx.find(v);
+         ctx.parent[v] = r;
+         next[v] = kEnd;
          if (head[r] == kEnd)
             head[r] = v;
          else
@@ -55,16 +67,43 @@ struct Classes : ClassTables {
       }
    }
 
-   bool interfere(unsigned ra, unsigned rb)
+   /* Most classes are one value, whose lists say it directly: taken
+    * for every value up front, this cost more than the test saved on
+    * small shaders. */
+   unsigned neighbours(unsigned r) const
    {
-      unsigned small = size[ra] <= size[rb] ? ra : rb;
-      unsigned other = small == ra ? rb : ra;
-      for (unsigned v = head[small]; v != kEnd; v = next[v]) {
+      return size[r] == 1 ? unsigned(ctx.adj[r].size() + ctx.chan_excl[r].size()) : degree[r];
+   }
+
+   /* Whether a member of one class interferes with (or must not share a
+    * channel with) a member of the other.  Both relations are symmetric.
+    * Most tests are between classes of a value or two, whose values
+    * neighbour many others (one live across a long loop neighbours most
+    * of it): then each pair is looked up in the sorted adjacency list (and
+    * the short chan_excl list), else the lists of the class with fewer
+    * neighbours are read, each neighbour's class taken with one load. */
+   bool interfere(unsigned ra, unsigned rb) const
+   {
+      const unsigned na = neighbours(ra), nb = neighbours(rb);
+      unsigned scan = na <= nb ? ra : rb;
+      unsigned other = scan == ra ? rb : ra;
+      /* A binary search costs about what reading a dozen entries does. */
+      if (size[ra] * size[rb] * 12 < std::min(na, nb)) {
+         for (unsigned v = head[scan]; v != kEnd; v = next[v]) {
+            const RaAdjacency::Range excl = ctx.chan_excl[v];
+            for (unsigned u = head[other]; u != kEnd; u = next[u])
+               if (ra_interfere(ctx, v, u) || std::find(excl.begin(), excl.end(), u) != excl.end())
+                  return true;
+         }
+         return false;
+      }
+      const unsigned *class_of = ctx.parent.data();
+      for (unsigned v = head[scan]; v != kEnd; v = next[v]) {
          for (unsigned w : ctx.adj[v])
-            if (ctx.find(w) == other)
+            if (class_of[w] == other)
                return true;
          for (unsigned w : ctx.chan_excl[v])
-            if (ctx.find(w) == other)
+            if (class_of[w] == other)
                return true;
       }
       return false;
@@ -184,7 +223,9 @@ struct Classes : ClassTables {
       /* Keep the bigger class's root. */
       if (size[ra] < size[rb])
          std::swap(ra, rb);
-      ctx.parent[rb] = ra;
+      degree[ra] = neighbours(ra) + neighbours(rb);
+      for (unsigned v = head[rb]; v != kEnd; v = next[v])
+         ctx.parent[v] = ra;
       next[tail[ra]] = head[rb];
       tail[ra] = tail[rb];
       size[ra] += size[rb];

@@ -1235,10 +1235,4 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    w.finish_order();
 }
 
-bool ra_interfere(const RaContext &ctx, unsigned a, unsigned b)
-{
-   const auto &l = ctx.adj[a];
-   return std::binary_search(l.begin(), l.end(), b);
-}
-
 } // namespace sbcc::r600::sb::region
