@@ -142,6 +142,11 @@ struct Preparer {
 
 struct Renamer {
    std::vector<unsigned> cur, next;
+   /* cur as each open depart or repeat found it, to go back to when it
+    * ends.  The copies keep their storage from one depart to the next at
+    * the same depth: no allocation per side of every if. */
+   std::vector<std::vector<unsigned>> saved;
+   size_t open = 0; /* departs and repeats being walked */
 
    /* Only a Rel value has an address and array elements (Value): the
     * other operands, nearly all, need no look at those, which kept this
@@ -206,7 +211,9 @@ struct Renamer {
          break;
       case NodeKind::Depart:
       case NodeKind::Repeat: {
-         std::vector<unsigned> saved = cur;
+         if (saved.size() == open)
+            saved.emplace_back();
+         saved[open++].assign(cur.begin(), cur.end());
          for (Node *c : n->children)
             run(c);
          if (n->kind == NodeKind::Depart)
@@ -215,7 +222,7 @@ struct Renamer {
          else
             for (Node *p : n->target->region().loop_phi)
                use(p->src[n->dep_index + 1]);
-         cur = std::move(saved);
+         cur.swap(saved[--open]);
          break;
       }
       case NodeKind::AluGroup: group(n); break;
