@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_region_ir.h"
 
 namespace sbcc::r600::sb::region {
@@ -35,11 +36,20 @@ bool needs_phi(const RegionShader &sh, int var)
  * its variable in the stack's regions below that depth; leaving a region
  * moves the depth of its variables back to its parent (which lists them).
  * Only variables that get phis are listed (the others were filtered at
- * every level anyway). */
-struct Preparer {
+ * every level anyway).
+ *
+ * The lists grow in `listed`, one per stack depth, kept with the thread
+ * (thread_memory.h) and reused by every region at that depth: a region's
+ * own list is then made once at its full size, not grown by doubling. */
+struct PreparerTables {
+   std::vector<std::vector<int>> listed; /* by stack depth */
+   std::vector<unsigned> depth;          /* by var: stack regions (a prefix) listing it */
+};
+
+struct Preparer : PreparerTables {
+   ThreadLend<PreparerTables> lend{*this};
    RegionShader &sh;
-   std::vector<Node *> stack;     /* enclosing regions, outermost first */
-   std::vector<unsigned> depth;   /* by var: stack regions (a prefix) listing it */
+   std::vector<Node *> stack; /* enclosing regions, outermost first */
 
    explicit Preparer(RegionShader &s) : sh(s) { depth.assign(sh.vars.size(), 0); }
 
@@ -49,7 +59,7 @@ struct Preparer {
          return;
       const unsigned d = unsigned(stack.size());
       for (unsigned k = depth[v]; k < d; k++)
-         stack[k]->region().defs.push_back(v);
+         listed[k].push_back(v);
       if (depth[v] < d)
          depth[v] = d;
    }
@@ -58,9 +68,14 @@ struct Preparer {
    {
       if (n->kind == NodeKind::Region) {
          const size_t first = n->region().defs.size();
+         if (listed.size() == stack.size())
+            listed.emplace_back();
+         listed[stack.size()].clear();
          stack.push_back(n);
          for (Node *c : n->children)
             walk(c);
+         std::vector<int> &own = listed[stack.size() - 1];
+         n->region().defs.insert(n->region().defs.end(), own.begin(), own.end());
          finish(n, first);
          stack.pop_back();
          return;
