@@ -1055,17 +1055,23 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
          lists[f.at++] = v;
       }
    };
+   /* Bounds and row pointers are taken into locals: the lists are
+    * unsigned too, so the compiler would reload them after each store. */
    for (unsigned v = 0; v < nv; v++) {
-      for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r])
-         for (uint32_t i = 0; i < rows[r].size; i++)
-            put(rows[r].ids[i], v);
+      for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r]) {
+         const unsigned *const ids = rows[r].ids;
+         const uint32_t size = rows[r].size;
+         for (uint32_t i = 0; i < size; i++)
+            put(ids[i], v);
+      }
       for (uint32_t s = first_span[v]; s != kNoRow; s = next_span[s]) {
+         const uint32_t begin = spans[s].begin, end = spans[s].end;
          if (!psi_old) {
-            for (uint32_t r = spans[s].begin; r < spans[s].end; r++)
+            for (uint32_t r = begin; r < end; r++)
                put(rows[r].value, v);
             continue;
          }
-         for (uint32_t r = spans[s].begin; r < spans[s].end; r++) {
+         for (uint32_t r = begin; r < end; r++) {
             const unsigned d = rows[r].value;
             if (psi_old[d] != v && psi_old[v] != d)
                put(d, v);
