@@ -8,6 +8,7 @@
  * that would need one channel twice).
  */
 #include <algorithm>
+#include <span>
 
 #include "common/thread_memory.h"
 #include "r600/sb/sb_ra.h"
@@ -315,18 +316,22 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
       }
    }
    /* Every table here kept with the thread: a dozen allocations and
-    * frees per shader were a tenth of the pass on a typical one. */
+    * frees per shader were a tenth of the pass on a typical one.  Lent
+    * to a local rather than used in place: the compiler recomputed the
+    * thread_local's address (and its guard test) at each use. */
    struct Feed {
       const RaCopy *copy;
       int next;
    };
    struct Tables {
-      std::vector<RaCopy> vec, rest;
+      std::vector<RaCopy> sorted;
+      std::vector<uint32_t> start;
       std::vector<Feed> feeds;
       std::vector<int> first_feed;
       std::vector<const RaCopy *> cs;
    };
-   Tables &kept = thread_kept<Tables>();
+   Tables kept;
+   ThreadLend<Tables> lend{kept};
    Classes cl(ctx);
    for (const auto &f : ctx.forced) {
       for (size_t i = 1; i < f.size(); i++)
@@ -336,16 +341,31 @@ bool ra_coalesce(RegionShader &sh, RaContext &ctx, Diagnostics &diags)
             return false;
          }
    }
-   std::vector<RaCopy> &vec = kept.vec, &rest = kept.rest;
-   vec.clear();
-   rest.clear();
-   vec.reserve(ctx.copies.size());
-   rest.reserve(ctx.copies.size());
+   /* The copies feeding vector operands (`vec`), then the others
+    * (`rest`), each part most expensive first and otherwise in the order
+    * of ctx.copies.  A stable counting sort: a cost is 1 + 10 * loop
+    * depth, so there are few keys, and std::stable_sort (its merges and
+    * its buffer, allocated per call) cost more on a small shader. */
+   unsigned max_cost = 0;
    for (const RaCopy &c : ctx.copies)
-      (ctx.vec_group[c.dst] >= 0 ? vec : rest).push_back(c);
-   auto by_cost = [](const RaCopy &a, const RaCopy &b) { return a.cost > b.cost; };
-   std::stable_sort(vec.begin(), vec.end(), by_cost);
-   std::stable_sort(rest.begin(), rest.end(), by_cost);
+      max_cost = std::max(max_cost, c.cost);
+   const size_t keys = size_t(max_cost) + 1;
+   auto key = [&](const RaCopy &c) {
+      return (ctx.vec_group[c.dst] >= 0 ? 0 : keys) + (max_cost - c.cost);
+   };
+   std::vector<uint32_t> &start = kept.start;
+   start.assign(2 * keys + 1, 0);
+   for (const RaCopy &c : ctx.copies)
+      start[key(c) + 1]++;
+   for (size_t k = 0; k < 2 * keys; k++)
+      start[k + 1] += start[k];
+   const size_t nvec = start[keys];
+   std::vector<RaCopy> &sorted = kept.sorted;
+   sorted.resize(ctx.copies.size());
+   for (const RaCopy &c : ctx.copies)
+      sorted[start[key(c)]++] = c;
+   const std::span<const RaCopy> vec(sorted.data(), nvec);
+   const std::span<const RaCopy> rest(sorted.data() + nvec, sorted.size() - nvec);
    /* Vector operands in tree order, each whole: into the precoloured GPR
     * all its copies read (an export of an input register), else into the
     * operand its sources already form (a fetch or export of a fetch
