@@ -9,7 +9,9 @@
  *    over the tree.  A depart's live-out is its target region's exit set
  *    plus its phi sources; a repeat's is the loop's entry set plus its
  *    loop_phi sources, so a value live into a loop stays live over the
- *    whole body; loop entry sets are iterated to a fixpoint.  Each
+ *    whole body; a loop's entry set is taken by a walk of the loop alone
+ *    just before it is walked (settle()), and iterated to a fixpoint
+ *    should a later walk still change it.  Each
  *    definition interferes with what is live after it, and the results of
  *    one VLIW group (or fetch, or the phis of one region) with each other.
  */
@@ -461,6 +463,8 @@ struct LiveWalkTables {
    /* One working set per If nesting level, reused across walks (the
     * first if_ready are this shader's). */
    std::vector<std::unique_ptr<LiveSet>> if_sets;
+   /* The working set of settle() (this shader's once loop_set_ready). */
+   std::unique_ptr<LiveSet> loop_set;
    std::vector<unsigned> defs_buf;
    /* Pairs of results of one splittable group (both directions), made
     * into ctx.chan_excl at the end. */
@@ -504,11 +508,8 @@ struct LiveWalk : LiveWalkTables {
     * the adjacency lists, so they are filled without counting first. */
    size_t matrix_bits = 0;
    bool psi_any = false;
-   /* Loop regions (loop or loop_phis) in the tree, and how many of them
-    * a walk that records nothing has yet to leave. */
-   unsigned loops = 0, loops_left = 0;
-   bool past_loops = false;
    unsigned if_ready = 0; /* if_sets made for this shader */
+   bool loop_set_ready = false;
    unsigned if_depth = 0;
    /* ra_value_allocatable by variable: asked for every operand of every
     * walk, and var_in_array scans the arrays each time. */
@@ -834,11 +835,8 @@ struct LiveWalk : LiveWalkTables {
     * walk_clause: they hold no loop). */
    void children(const Node *n, LiveSet &live)
    {
-      for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) {
+      for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
          walk(*it, live);
-         if (past_loops)
-            return;
-      }
    }
    void walk_clause(const Node *n, LiveSet &live)
    {
@@ -855,15 +853,38 @@ struct LiveWalk : LiveWalkTables {
       define(defs_buf.data(), defs_buf.size(), live);
    }
 
+   /* Before a recording walk enters loop region n (`live`: the set after
+    * it), a walk of n alone that records nothing takes n's entry set, so
+    * that its repeats read it when the recording walk gets there.  With
+    * the set after the loop exact, one walk is enough: what is live on
+    * entry to a loop is defined before it, so it is live from its last
+    * use in the body up to the entry, whatever the repeats read (the
+    * recording walk checks it, and a change costs another round).  A
+    * loop inside gets its own walk when the recording walk gets to it.
+    * This replaced a first round over the whole program that recorded
+    * nothing: the code outside loops is now walked once.  Out of line:
+    * most shaders have no loop, and walk() stays as small as it was. */
+   [[gnu::noinline]] void settle(const Node *n, const LiveSet &live)
+   {
+      if (!loop_set)
+         loop_set = std::make_unique<LiveSet>(sh.num_values(), direct);
+      else if (!loop_set_ready)
+         loop_set->reset(sh.num_values(), direct);
+      loop_set_ready = true;
+      LiveSet &set = *loop_set;
+      const bool was_changed = changed;
+      record = false;
+      set.assign(live.dense);
+      walk(n, set);
+      set.clear();
+      record = true;
+      changed = was_changed;
+   }
+
    /* One walk from the end of the program with `live` empty; a recording
-    * walk of a large graph logs the spans of the sets' members.  A walk
-    * that records nothing is there for the loops' entry sets: it stops
-    * once it has left the first loop of the program behind (the exit
-    * sets it would still take are taken again before they are read). */
+    * walk of a large graph logs the spans of the sets' members. */
    void round(LiveSet &live)
    {
-      loops_left = loops;
-      past_loops = false;
       live.log = nullptr;
       live.clear();
       if (record)
@@ -888,6 +909,8 @@ struct LiveWalk : LiveWalkTables {
             rpoint++;
          break;
       case NodeKind::Region: {
+         if (record && (n->loop || !n->region().loop_phi.empty()))
+            settle(n, live);
          if (record) {
             for (const Node *p : n->region().phi)
                order_def(p->dst[0]);
@@ -911,8 +934,6 @@ struct LiveWalk : LiveWalkTables {
                entry_set[n->id] = live.dense;
                changed = true;
             }
-            if (!record && --loops_left == 0)
-               past_loops = true;
             for (const Node *p : n->region().loop_phi)
                if (!p->src.empty())
                   uses_of(p->src[0], live);
@@ -1199,29 +1220,15 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
    ctx.live_converged = false;
    LiveSet &live = kept.live;
    live.reset(nv, w.direct);
-   /* Only loops (a repeat reads its region's entry set before the walk
-    * gets there) need rounds; without them one backward walk is exact,
-    * so it records the edges at once instead of walking twice. */
-   for (const Node *r : sh.regions)
-      w.loops += r->loop || !r->region().loop_phi.empty();
-   const bool loops = w.loops != 0;
-   /* Every round after the first (the only one without loops) records
-    * the edges as it goes: a round that changes no entry set read the final
-    * sets everywhere, so it records what a walk of its own after the
-    * fixpoint would; a round that changes one drops them.  Loops settle in
-    * two rounds on the corpus, so this saves a third walk. */
-   bool recorded = false;
+   /* Each round records the edges as it goes (settle() takes each loop's
+    * entry set just before the loop is walked): a round that changes no
+    * entry set read the final sets everywhere, so its record is exact; a
+    * round that changes one drops it. */
    for (unsigned round = 0; round < 512 && !ctx.live_converged; round++) {
       w.changed = false;
-      w.record = !loops || round > 0;
-      w.round(live);
-      ctx.live_converged = !w.changed;
-      recorded = w.record;
-   }
-   if (!recorded) {
-      /* Settled in the first round (nothing live into a loop). */
       w.record = true;
       w.round(live);
+      ctx.live_converged = !w.changed;
    }
    if (w.direct) {
       /* A row holds bits only if its value was defined (with something
