@@ -15,6 +15,7 @@
 #include <array>
 #include <bit>
 #include <bitset>
+#include <cstring>
 
 #include "common/thread_memory.h"
 #include "r600/sb/sb_ra.h"
@@ -124,6 +125,14 @@ struct Colourer : ColourerTables {
 
    RegBits busy{};   /* scratch */
    RegBits usable{}; /* channels of the GPRs that are not reserved */
+   /* occupied()'s marks: a byte per register channel, from marks[1] on,
+    * so that marking a neighbour is one store with no test (an uncoloured
+    * one, slot -1, marks marks[0], never read).  All zero between calls:
+    * occupied() clears what it packs into busy, and nothing above
+    * top_slot is ever marked.  Eight bytes more than the channels, so that
+    * eight at a time may be read from marks[1]. */
+   std::array<uint8_t, kRaMaxGprs * 4 + 8> marks{};
+   int top_slot = -1; /* the highest register channel colour() has handed out */
    /* Channels to avoid if possible (chan_excl): a soft constraint, since a
     * fixed or precoloured channel may leave no other choice. */
    unsigned chan_pref = 0;
@@ -132,8 +141,10 @@ struct Colourer : ColourerTables {
    {
       gpr[r] = g;
       chan[r] = c;
+      const int s = g < 0 ? -1 : g * 4 + c;
+      top_slot = std::max(top_slot, s);
       for (unsigned v : members[r])
-         slot[v] = int16_t(g < 0 ? -1 : g * 4 + c);
+         slot[v] = int16_t(s);
    }
 
    bool fail(const std::string &msg)
@@ -142,30 +153,32 @@ struct Colourer : ColourerTables {
       return false;
    }
 
-   /* Register channels taken by classes interfering with root r. */
+   /* Register channels taken by classes interfering with root r.  Each
+    * neighbour is a byte store (see marks): this loop visits every
+    * adjacency entry once per colouring (over a million on a large
+    * shader), where setting a bit took a test, a shift and a
+    * read-modify-write.  The bytes up to top_slot are then packed eight
+    * at a time. */
    void occupied(unsigned r)
    {
-      busy.reset();
+      /* Local pointers: a byte store may alias any member, which the
+       * compiler would reload after each. */
+      uint8_t *const m = marks.data() + 1;
+      const int16_t *const sl = slot.data();
       unsigned chans = 0;
-      auto take = [&](unsigned w) {
-         const int s = slot[w];
-         if (s >= 0)
-            busy.set(unsigned(s));
-      };
       for (unsigned v : members[r]) {
-         /* Four neighbours a step: this loop visits every adjacency entry
-          * once per colouring (about a million on a large shader), and
-          * its counter and test were as much as the visit itself. */
+         /* Four neighbours a step: the loop's counter and test were as
+          * much as the visit. */
          const RaAdjacency::Range l = ctx.adj[v];
          const unsigned *p = l.b;
          for (; l.e - p >= 4; p += 4) {
-            take(p[0]);
-            take(p[1]);
-            take(p[2]);
-            take(p[3]);
+            m[sl[p[0]]] = 1;
+            m[sl[p[1]]] = 1;
+            m[sl[p[2]]] = 1;
+            m[sl[p[3]]] = 1;
          }
          for (; p != l.e; p++)
-            take(*p);
+            m[sl[*p]] = 1;
          for (unsigned w : ctx.chan_excl[v]) {
             unsigned o = root[w];
             if (gpr[o] >= 0)
@@ -173,6 +186,18 @@ struct Colourer : ColourerTables {
          }
       }
       chan_pref = chans;
+      busy.reset();
+      const unsigned n = unsigned(top_slot + 1);
+      for (unsigned i = 0; i < n; i += 8) {
+         uint64_t x;
+         std::memcpy(&x, m + i, 8);
+         std::memset(m + i, 0, 8);
+         if constexpr (std::endian::native == std::endian::big)
+            x = __builtin_bswap64(x);
+         /* Byte j (0 or 1) to bit 56 + j: the other products of the
+          * multiplication land on distinct bits below 56. */
+         busy.w[i / 64] |= ((x * 0x0102040810204080ull) >> 56) << (i % 64);
+      }
    }
 
    int want_chan(unsigned r) const
