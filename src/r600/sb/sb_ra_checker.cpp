@@ -94,12 +94,31 @@ struct Checker : CheckerTables {
       return "R" + std::to_string(slot / 4) + "." + "xyzw"[slot % 4];
    }
 
+   /* While an outermost loop is walked with the checks before its states
+    * are known to be settled (see settle()), the first error waits here
+    * (with its CF): it stands only if that walk proves the last. */
+   bool holding = false;
+   std::string held;
+   unsigned held_cf = 0;
+
    void error(const std::string &msg)
    {
       if (!loud)
          return;
+      if (holding) {
+         if (held.empty()) {
+            held = msg;
+            held_cf = cf;
+         }
+         return;
+      }
+      report(cf, msg);
+   }
+
+   void report(unsigned at, const std::string &msg)
+   {
       if (ok)
-         diags.error("ra", SourceLoc{cf + 1, 0}, "ra_checker: CF " + std::to_string(cf) + ": " + msg);
+         diags.error("ra", SourceLoc{at + 1, 0}, "ra_checker: CF " + std::to_string(at) + ": " + msg);
       ok = false;
    }
 
@@ -442,48 +461,61 @@ struct Checker : CheckerTables {
    }
 
    /* The checking walk settles each outermost loop when it reaches it: the
-    * state at its entry is final then, so the loop alone is walked quietly
-    * until its repeat states (and those of the loops inside it) stop
-    * changing, then once more with the checks.  Code outside loops is
-    * walked once, and a chain of loops settles loop by loop, not in
-    * whole-program passes.  Inside one settling, a loop's entry state
-    * meets the repeat states of the previous walk (rep_prev), so nesting
-    * costs walks, not an exponential number of them. */
+    * state at its entry is final then, so the loop alone is walked until
+    * its repeat states (and those of the loops inside it) stop changing.
+    * The first walk is quiet; each later one checks, but holds its first
+    * error back: a walk after which the repeat states have not changed
+    * started from the settled states, so it is the checking walk itself
+    * (its error stands, its exit state is the loop's), and a loop that
+    * settles at once costs two walks, not a second quiet one and then the
+    * checking one.  Code outside loops is walked once, and a chain of
+    * loops settles loop by loop, not in whole-program passes.  Inside one
+    * settling, a loop's entry state meets the repeat states of the
+    * previous walk (rep_prev), so nesting costs walks, not an exponential
+    * number of them. */
    bool region(const Node *n, State &st)
    {
       bool is_loop = !n->region().repeats.empty();
       if (is_loop && loud && loop_nest == 0)
-         settle(n, st);
+         return settle(n, st);
       loop_nest += is_loop;
       bool reach = region_walk(n, st);
       loop_nest -= is_loop;
       return reach;
    }
 
-   void settle(const Node *n, const State &entry)
+   bool settle(const Node *n, State &st)
    {
       const std::vector<unsigned> &inner = loops_in[n->id];
-      loud = false;
       loop_nest++;
-      bool stable = false;
-      for (unsigned pass = 0; pass < 256 && !stable; pass++) {
-         State s = entry;
+      bool settled = false, reach = false;
+      State s;
+      for (unsigned pass = 0; pass < 256 && !settled; pass++) {
+         loud = holding = pass > 0;
+         held.clear();
+         s = st;
          for (unsigned id : inner)
             std::fill(repeat_acc[id].begin(), repeat_acc[id].end(), kTop);
-         region_walk(n, s);
-         stable = true;
+         reach = region_walk(n, s);
+         bool stable = true;
          for (unsigned id : inner) {
             stable = stable && repeat_acc[id] == rep_prev[id];
             rep_prev[id] = repeat_acc[id];
          }
+         settled = stable && loud;
       }
       loop_nest--;
       loud = true;
-      if (!stable) {
+      holding = false;
+      st.swap(s);
+      if (!settled) {
          if (ok)
             diags.error("ra", SourceLoc{0, 0}, "ra_checker: loop states do not settle");
          ok = false;
+      } else if (!held.empty()) {
+         report(held_cf, held);
       }
+      return reach;
    }
 
    bool region_walk(const Node *n, State &st)
