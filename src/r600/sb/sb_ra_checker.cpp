@@ -525,13 +525,14 @@ struct Checker : CheckerTables {
       phi_sources(n->region().loop_phi, 0, st);
       if (!n->region().repeats.empty())
          meet(st, rep_prev[id]);
-      State body = st;
+      /* The body is walked on st itself (no copy): st becomes the exit
+       * state below, and nothing else reads it meanwhile. */
       bool through = true;
       for (const Node *c : n->children)
-         if (!(through = walk(c, body)))
+         if (!(through = walk(c, st)))
             break;
       if (through)
-         meet(exit_acc[id], body);
+         meet(exit_acc[id], st);
       st = exit_acc[id];
       bool reach = reached(st);
       if (reach) {
