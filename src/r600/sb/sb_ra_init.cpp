@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <bitset>
 #include <cstring>
 
 #include "common/thread_memory.h"
@@ -88,7 +87,7 @@ struct ColourerTables {
     * and the run's own classes it interferes with or prefers another
     * channel than. */
    struct RunClass {
-      std::bitset<kRaMaxGprs * 4> busy;
+      RegBits busy;
       unsigned excl = 0;
       std::vector<unsigned> adj, excl_run;
    };
@@ -186,7 +185,14 @@ struct Colourer : ColourerTables {
          }
       }
       chan_pref = chans;
-      busy.reset();
+      take_marks(busy);
+   }
+
+   /* The marked register channels as bits, leaving the marks clear. */
+   void take_marks(RegBits &bits)
+   {
+      uint8_t *const m = marks.data() + 1;
+      bits.reset();
       const unsigned n = unsigned(top_slot + 1);
       for (unsigned i = 0; i < n; i += 8) {
          uint64_t x;
@@ -196,7 +202,7 @@ struct Colourer : ColourerTables {
             x = __builtin_bswap64(x);
          /* Byte j (0 or 1) to bit 56 + j: the other products of the
           * multiplication land on distinct bits below 56. */
-         busy.w[i / 64] |= ((x * 0x0102040810204080ull) >> 56) << (i % 64);
+         bits.w[i / 64] |= ((x * 0x0102040810204080ull) >> 56) << (i % 64);
       }
    }
 
@@ -414,23 +420,25 @@ struct Colourer : ColourerTables {
          run_classes.resize(num_run);
       for (size_t i = 0; i < num_run; i++) {
          RunClass &k = run_classes[i];
-         k.busy.reset();
          k.excl = 0;
          k.adj.clear();
          k.excl_run.clear();
       }
+      uint8_t *const m = marks.data() + 1;
+      const int16_t *const sl = slot.data();
       for (unsigned r : all) {
          if (run_index[r] < 0)
             continue;
          RunClass &k = run_classes[unsigned(run_index[r])];
          for (unsigned v : members[r]) {
-            /* By slot, one load a neighbour (see occupied()); r itself is
-             * uncoloured, so a coloured neighbour is another class. */
+            /* By slot, one load a neighbour, and a mark (see occupied());
+             * r itself is uncoloured, so a coloured neighbour is another
+             * class. */
             for (unsigned w : ctx.adj[v]) {
-               if (const int s = slot[w]; s >= 0) {
-                  k.busy[unsigned(s)] = true;
+               const int s = sl[w];
+               m[s] = 1;
+               if (s >= 0)
                   continue;
-               }
                const unsigned o = root[w];
                if (o != r && run_index[o] >= 0)
                   k.adj.push_back(o);
@@ -445,6 +453,7 @@ struct Colourer : ColourerTables {
                   k.excl_run.push_back(o);
             }
          }
+         take_marks(k.busy);
       }
    }
 
