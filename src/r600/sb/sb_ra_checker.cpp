@@ -32,6 +32,10 @@ using State = std::vector<int>;
 struct CheckerTables {
    State entry; /* the walk's state, from the program's entry on */
    std::vector<State> exit_acc, repeat_acc, rep_prev;
+   /* Whether a path has reached the exit of the region being walked:
+    * until one has, exit_acc holds nothing (kTop), and the first path's
+    * state is copied there instead of met. */
+   std::vector<uint8_t> exit_met;
    /* Working states of the ifs being walked, one per nesting level, each
     * on its own: outer walks hold references to theirs while the list
     * grows. */
@@ -258,6 +262,17 @@ struct Checker : CheckerTables {
 
    static bool reached(const State &s) { return !s.empty() && s[0] != kTop; }
 
+   /* A path reaches the exit of region id with state s. */
+   void reach_exit(unsigned id, const State &s)
+   {
+      if (exit_met[id]) {
+         meet(exit_acc[id], s);
+      } else {
+         exit_acc[id] = s;
+         exit_met[id] = true;
+      }
+   }
+
    /* Checks that each phi source sits in its phi's channel, then moves the
     * phi's value there. */
    void phi_sources(const std::vector<Node *> &phis, unsigned idx, State &st)
@@ -441,7 +456,7 @@ struct Checker : CheckerTables {
                return false;
          if (n->kind == NodeKind::Depart) {
             phi_sources(n->target->region().phi, n->dep_index, st);
-            meet(exit_acc[n->target->id], st);
+            reach_exit(n->target->id, st);
          } else {
             phi_sources(n->target->region().loop_phi, n->dep_index + 1, st);
             State &acc = repeat_acc[n->target->id];
@@ -521,7 +536,7 @@ struct Checker : CheckerTables {
    bool region_walk(const Node *n, State &st)
    {
       unsigned id = n->id;
-      std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
+      exit_met[id] = false;
       phi_sources(n->region().loop_phi, 0, st);
       if (!n->region().repeats.empty())
          meet(st, rep_prev[id]);
@@ -532,7 +547,9 @@ struct Checker : CheckerTables {
          if (!(through = walk(c, st)))
             break;
       if (through)
-         meet(exit_acc[id], st);
+         reach_exit(id, st);
+      if (!exit_met[id])
+         std::fill(exit_acc[id].begin(), exit_acc[id].end(), kTop);
       st = exit_acc[id];
       bool reach = reached(st);
       if (reach) {
@@ -607,6 +624,7 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    State &st = ck.entry;
    st.assign(ck.num_slots, kUnknown);
    ck.exit_acc.assign(sh.regions.size(), State(ck.num_slots, kTop));
+   ck.exit_met.assign(sh.regions.size(), false);
    /* Only loops meet repeat states. */
    ck.repeat_acc.assign(sh.regions.size(), State());
    for (const Node *r : sh.regions)
