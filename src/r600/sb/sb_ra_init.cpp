@@ -122,14 +122,16 @@ struct Colourer : ColourerTables {
 
    Colourer(RegionShader &s, RaContext &c, Diagnostics &d) : sh(s), ctx(c), diags(d) {}
 
-   RegBits busy{};   /* scratch */
-   RegBits usable{}; /* channels of the GPRs that are not reserved */
-   /* occupied()'s marks: a byte per register channel, from marks[1] on,
-    * so that marking a neighbour is one store with no test (an uncoloured
-    * one, slot -1, marks marks[0], never read).  All zero between calls:
-    * occupied() clears what it packs into busy, and nothing above
-    * top_slot is ever marked.  Eight bytes more than the channels, so that
-    * eight at a time may be read from marks[1]. */
+   RegBits busy{}; /* scratch */
+   /* 1 for each channel of the GPRs that are not reserved, a byte each as
+    * the marks, which scalar() reads with them. */
+   std::array<uint8_t, kRaMaxGprs * 4> usable{};
+   /* mark_occupied()'s marks: a byte per register channel, from marks[1]
+    * on, so that marking a neighbour is one store with no test (an
+    * uncoloured one, slot -1, marks marks[0], never read).  All zero
+    * between calls: their readers clear them, and nothing above top_slot
+    * is ever marked.  Eight bytes more than the channels, so that eight at
+    * a time may be read from marks[1]. */
    std::array<uint8_t, kRaMaxGprs * 4 + 8> marks{};
    int top_slot = -1; /* the highest register channel colour() has handed out */
    /* Channels to avoid if possible (chan_excl): a soft constraint, since a
@@ -152,13 +154,12 @@ struct Colourer : ColourerTables {
       return false;
    }
 
-   /* Register channels taken by classes interfering with root r.  Each
-    * neighbour is a byte store (see marks): this loop visits every
-    * adjacency entry once per colouring (over a million on a large
-    * shader), where setting a bit took a test, a shift and a
-    * read-modify-write.  The bytes up to top_slot are then packed eight
-    * at a time. */
-   void occupied(unsigned r)
+   /* Marks the register channels taken by classes interfering with root
+    * r and sets chan_pref.  Each neighbour is a byte store (see marks):
+    * this loop visits every adjacency entry once per colouring (over a
+    * million on a large shader), where setting a bit took a test, a shift
+    * and a read-modify-write. */
+   void mark_occupied(unsigned r)
    {
       /* Local pointers: a byte store may alias any member, which the
        * compiler would reload after each. */
@@ -185,7 +186,23 @@ struct Colourer : ColourerTables {
          }
       }
       chan_pref = chans;
+   }
+
+   /* Register channels taken by classes interfering with root r, in busy. */
+   void occupied(unsigned r)
+   {
+      mark_occupied(r);
       take_marks(busy);
+   }
+
+   /* Eight bytes from b on, the first lowest. */
+   static uint64_t load8(const uint8_t *b)
+   {
+      uint64_t x;
+      std::memcpy(&x, b, 8);
+      if constexpr (std::endian::native == std::endian::big)
+         x = __builtin_bswap64(x);
+      return x;
    }
 
    /* The marked register channels as bits, leaving the marks clear. */
@@ -195,11 +212,8 @@ struct Colourer : ColourerTables {
       bits.reset();
       const unsigned n = unsigned(top_slot + 1);
       for (unsigned i = 0; i < n; i += 8) {
-         uint64_t x;
-         std::memcpy(&x, m + i, 8);
+         const uint64_t x = load8(m + i);
          std::memset(m + i, 0, 8);
-         if constexpr (std::endian::native == std::endian::big)
-            x = __builtin_bswap64(x);
          /* Byte j (0 or 1) to bit 56 + j: the other products of the
           * multiplication land on distinct bits below 56. */
          bits.w[i / 64] |= ((x * 0x0102040810204080ull) >> 56) << (i % 64);
@@ -235,25 +249,38 @@ struct Colourer : ColourerTables {
       return true;
    }
 
+   /* The first free register channel in GPR then channel order, avoiding
+    * chan_pref if that leaves one.  It reads the marks themselves, eight
+    * (two GPRs) at a time, as far as the first free one, which is usually
+    * well below top_slot: packing them all into bits first cost more. */
    bool scalar(unsigned r)
    {
-      occupied(r);
+      mark_occupied(r);
       const int fc = want_chan(r);
       const unsigned chans = fc >= 0 ? 1u << fc : 0xfu;
-      /* The first free channel in GPR then channel order (the lowest bit),
-       * avoiding chan_pref if that leaves one. */
+      uint8_t *const m = marks.data() + 1;
+      int found = -1;
       for (unsigned avoid : {chan_pref, 0u}) {
-         const uint64_t pattern = uint64_t(chans & ~avoid & 0xfu) * 0x1111111111111111ull;
-         for (unsigned k = 0; k < RegBits::kWords; k++) {
-            const uint64_t free = pattern & usable.w[k] & ~busy.w[k];
+         /* A 1 byte for each allowed channel of both GPRs. */
+         uint64_t allowed = 0;
+         for (unsigned c = 0; c < 4; c++)
+            if (chans & ~avoid & (1u << c))
+               allowed |= uint64_t(0x0000000100000001) << (c * 8);
+         for (unsigned i = 0; allowed && i < usable.size(); i += 8) {
+            const uint64_t free = ~load8(m + i) & allowed & load8(usable.data() + i);
             if (free) {
-               const unsigned bit = k * 64 + unsigned(std::countr_zero(free));
-               colour(r, int(bit / 4), int(bit % 4));
-               return true;
+               found = int(i) + std::countr_zero(free) / 8;
+               break;
             }
          }
+         if (found >= 0)
+            break;
       }
-      return fail("out of registers");
+      std::memset(m, 0, size_t(top_slot + 1));
+      if (found < 0)
+         return fail("out of registers");
+      colour(r, found / 4, found % 4);
+      return true;
    }
 
    bool vector(const std::vector<unsigned> &group)
@@ -931,13 +958,11 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
    Tables &kept = thread_kept<Tables>();
    if (std::find(ctx.reserved_gpr.begin(), ctx.reserved_gpr.end(), 1) == ctx.reserved_gpr.end()) {
       /* No arrays: every channel of R0..R123. */
-      for (unsigned g = 0; g < kRaMaxGprs; g += 16)
-         col.usable.w[g / 16] = kRaMaxGprs - g >= 16 ? ~uint64_t(0)
-                                                     : (uint64_t(1) << ((kRaMaxGprs - g) * 4)) - 1;
+      col.usable.fill(1);
    } else {
       for (unsigned g = 0; g < kRaMaxGprs; g++)
          if (!ctx.reserved_gpr[g])
-            col.usable.w[g / 16] |= uint64_t(0xf) << (g % 16 * 4);
+            std::fill_n(col.usable.begin() + g * 4, 4, uint8_t(1));
    }
    /* The tables by value, each value's class and the members of each
     * class (in value order) in three passes over the values: one that
