@@ -167,11 +167,12 @@ struct Colourer : ColourerTables {
       const int16_t *const sl = slot.data();
       unsigned chans = 0;
       for (unsigned v : members[r]) {
-         /* Four neighbours a step: the loop's counter and test were as
-          * much as the visit. */
+         /* Four neighbours a step, up to a bound taken once: the loop's
+          * counter and test were as much as the visit. */
          const RaAdjacency::Range l = ctx.adj[v];
          const unsigned *p = l.b;
-         for (; l.e - p >= 4; p += 4) {
+         const unsigned *const e4 = p + (l.size() & ~size_t(3));
+         for (; p != e4; p += 4) {
             m[sl[p[0]]] = 1;
             m[sl[p[1]]] = 1;
             m[sl[p[2]]] = 1;
