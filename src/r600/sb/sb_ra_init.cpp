@@ -167,16 +167,20 @@ struct Colourer : ColourerTables {
       const int16_t *const sl = slot.data();
       unsigned chans = 0;
       for (unsigned v : members[r]) {
-         /* Four neighbours a step, up to a bound taken once: the loop's
+         /* Eight neighbours a step, up to a bound taken once: the loop's
           * counter and test were as much as the visit. */
          const RaAdjacency::Range l = ctx.adj[v];
          const unsigned *p = l.b;
-         const unsigned *const e4 = p + (l.size() & ~size_t(3));
-         for (; p != e4; p += 4) {
+         const unsigned *const e8 = p + (l.size() & ~size_t(7));
+         for (; p != e8; p += 8) {
             m[sl[p[0]]] = 1;
             m[sl[p[1]]] = 1;
             m[sl[p[2]]] = 1;
             m[sl[p[3]]] = 1;
+            m[sl[p[4]]] = 1;
+            m[sl[p[5]]] = 1;
+            m[sl[p[6]]] = 1;
+            m[sl[p[7]]] = 1;
          }
          for (; p != l.e; p++)
             m[sl[*p]] = 1;
