@@ -225,6 +225,26 @@ struct Colourer : ColourerTables {
       }
    }
 
+   /* Whether a neighbour w of a member of r holds register channel s
+    * with counts(w): by slot (see occupied()), four compared a step, and
+    * the rare one there looked at alone, from the first step with one on. */
+   template <typename Counts> bool neighbour_on(unsigned r, int s, Counts &&counts) const
+   {
+      const int16_t *const sl = slot.data();
+      for (unsigned v : members[r]) {
+         const RaAdjacency::Range l = ctx.adj[v];
+         const unsigned *p = l.b;
+         const unsigned *const e4 = p + (l.size() & ~size_t(3));
+         for (; p != e4; p += 4)
+            if ((sl[p[0]] == s) | (sl[p[1]] == s) | (sl[p[2]] == s) | (sl[p[3]] == s))
+               break;
+         for (; p != l.e; p++)
+            if (sl[*p] == s && counts(*p))
+               return true;
+      }
+      return false;
+   }
+
    int want_chan(unsigned r) const
    {
       return ctx.fixed_chan[r] >= 0 ? ctx.fixed_chan[r] : ctx.pre_chan[r];
@@ -243,12 +263,8 @@ struct Colourer : ColourerTables {
    {
       const unsigned g = unsigned(ctx.pre_gpr[r]), c = unsigned(ctx.pre_chan[r]);
       const unsigned s = g * 4 + c;
-      if (pre_taken[s])
-         for (unsigned v : members[r])
-            for (unsigned w : ctx.adj[v])
-               if (slot[w] == int(s))
-                  return fail("two live precoloured values need R" + std::to_string(g) + "." +
-                              "xyzw"[c]);
+      if (pre_taken[s] && neighbour_on(r, int(s), [](unsigned) { return true; }))
+         return fail("two live precoloured values need R" + std::to_string(g) + "." + "xyzw"[c]);
       pre_taken.set(s);
       colour(r, int(g), int(c));
       return true;
@@ -518,11 +534,9 @@ struct Colourer : ColourerTables {
                return false;
          return true;
       }
-      const int s = g * 4 + c;
+      if (neighbour_on(r, g * 4 + c, [&](unsigned w) { return root[w] != r; }))
+         return false;
       for (unsigned v : members[r]) {
-         for (unsigned w : ctx.adj[v])
-            if (slot[w] == s && root[w] != r)
-               return false;
          /* Only a new conflict counts: fixed channels may have forced one. */
          for (unsigned w : ctx.chan_excl[v]) {
             const unsigned o = root[w];
@@ -805,13 +819,10 @@ struct Colourer : ColourerTables {
          const int fc = want_chan(r);
          if (fc >= 0 && fc != to_chan[i])
             return false;
-         /* Neighbours by slot (see occupied()): one load each, the
-          * class only for the few on the target channel. */
-         const int s = to_gpr[i] * 4 + to_chan[i];
+         if (neighbour_on(r, to_gpr[i] * 4 + to_chan[i],
+                          [&](unsigned w) { return !moving(root[w]); }))
+            return false;
          for (unsigned v : members[r]) {
-            for (unsigned w : ctx.adj[v])
-               if (slot[w] == s && !moving(root[w]))
-                  return false;
             for (unsigned w : ctx.chan_excl[v]) {
                const unsigned o = root[w];
                if (!moving(o) && chan[o] == to_chan[i] && chan[o] != chan[r])
