@@ -34,6 +34,17 @@ struct RegBits {
    bool operator[](unsigned i) const { return (w[i / 64] >> (i % 64)) & 1; }
 };
 
+/* For each set of channels (bit c for channel c), a 1 byte on those
+ * channels of two GPRs: eight register channels as scalar() reads them. */
+static constexpr std::array<uint64_t, 16> kChanBytes = [] {
+   std::array<uint64_t, 16> t{};
+   for (unsigned m = 0; m < 16; m++)
+      for (unsigned c = 0; c < 4; c++)
+         if (m & (1u << c))
+            t[m] |= uint64_t(0x0000000100000001) << (c * 8);
+   return t;
+}();
+
 /* Lists placed through their own offsets (out.list[out.start[k]++] = v)
  * leave each offset at the next list's: they move up one place back (one
  * memmove instead of a copy of the offsets to place from). */
@@ -282,11 +293,7 @@ struct Colourer : ColourerTables {
       uint8_t *const m = marks.data() + 1;
       int found = -1;
       for (unsigned avoid : {chan_pref, 0u}) {
-         /* A 1 byte for each allowed channel of both GPRs. */
-         uint64_t allowed = 0;
-         for (unsigned c = 0; c < 4; c++)
-            if (chans & ~avoid & (1u << c))
-               allowed |= uint64_t(0x0000000100000001) << (c * 8);
+         const uint64_t allowed = kChanBytes[chans & ~avoid & 0xfu];
          for (unsigned i = 0; allowed && i < usable.size(); i += 8) {
             const uint64_t free = ~load8(m + i) & allowed & load8(usable.data() + i);
             if (free) {
