@@ -127,19 +127,21 @@ struct Checker : CheckerTables {
    }
 
    /* Also starts canon (every value its own) and returns the highest GPR
-    * below 128 the allocation names, or -1: one pass over the values for
-    * the three. */
+    * below 128 the inputs or the allocation name, or -1: one pass over the
+    * variables and one over the values for the four. */
    int index_values()
    {
+      int top = -1;
       var_reg.resize(sh.vars.size());
       for (size_t v = 0; v < sh.vars.size(); v++) {
-         const VarKind k = sh.vars[v].kind;
-         var_reg[v] = k == VarKind::Gpr || k == VarKind::Temp;
+         const Var &var = sh.vars[v];
+         var_reg[v] = var.kind == VarKind::Gpr || var.kind == VarKind::Temp;
+         if (var.kind == VarKind::Gpr && var.index < 128)
+            top = std::max(top, int(var.index));
       }
       const size_t nv = sh.num_values(), na = alloc.reg.size(); /* na >= nv */
       slot_of.resize(na);
       canon.resize(nv);
-      int top = -1;
       for (size_t id = 0; id < na; id++) {
          const RegAssign &r = alloc.reg[id];
          if (r.gpr < 128)
@@ -617,9 +619,6 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    ck.psi_of.assign(sh.num_values(), nullptr);
    ck.loops_in.assign(sh.regions.size(), {});
    ck.index_tree(sh.root, -1);
-   for (const Var &var : sh.vars)
-      if (var.kind == VarKind::Gpr && var.index < 128)
-         top_gpr = std::max(top_gpr, int(var.index));
    ck.num_slots = size_t(top_gpr + 1) * 4;
    State &st = ck.entry;
    st.assign(ck.num_slots, kUnknown);
