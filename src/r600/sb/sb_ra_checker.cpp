@@ -43,7 +43,12 @@ struct CheckerTables {
    std::vector<std::vector<unsigned>> loops_in;
    /* value id -> (var, version), for messages only: filled on the first. */
    mutable std::vector<std::pair<int, unsigned>> names;
-   std::vector<const Node *> psi_of; /* predicated result -> psi */
+   /* Predicated results: a byte per value id, which every definition of a
+    * loud walk reads (a pointer per value was eight times the memory on a
+    * large shader, for a few psis), and each one's psi, sorted by id, read
+    * for those only. */
+   std::vector<uint8_t> is_predicated;
+   std::vector<std::pair<unsigned, const Node *>> psis;
    /* Value ids through plain copies: a register holding a copy's source
     * holds the copy too (same bits), and RA lets them share. */
    std::vector<int> canon;
@@ -229,7 +234,7 @@ struct Checker : CheckerTables {
          if (s < 0)
             return;
          unsigned id = sh.value_id(v);
-         if (loud && id < psi_of.size() && psi_of[id])
+         if (loud && id < is_predicated.size() && is_predicated[id])
             predicated(v, s, st);
          st[s] = canon[id];
       }
@@ -246,7 +251,13 @@ struct Checker : CheckerTables {
    /* A predicated write lands on the old value the psi merges with. */
    [[gnu::noinline]] void predicated(const Value &v, int s, const State &st)
    {
-      const Node *psi = psi_of[sh.value_id(v)];
+      /* The last psi index_tree() met for the value, as a table by value
+       * would hold. */
+      const unsigned id = sh.value_id(v);
+      const Node *psi =
+         std::prev(std::upper_bound(psis.begin(), psis.end(), id,
+                                    [](unsigned i, const auto &e) { return i < e.first; }))
+            ->second;
       if (reg_value(psi->src[2]) && slot(psi->src[2]) == s)
          use(psi->src[2], st);
       else
@@ -581,8 +592,10 @@ struct Checker : CheckerTables {
          index_copy(n);
          return;
       case NodeKind::Psi:
-         if (n->src.size() == 3 && reg_value(n->src[1]))
-            psi_of[sh.value_id(n->src[1])] = n;
+         if (n->src.size() == 3 && reg_value(n->src[1])) {
+            is_predicated[sh.value_id(n->src[1])] = 1;
+            psis.push_back({sh.value_id(n->src[1]), n});
+         }
          return;
       case NodeKind::Fetch:
          return;
@@ -616,9 +629,13 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    }
    Checker ck(sh, alloc, diags);
    int top_gpr = ck.index_values();
-   ck.psi_of.assign(sh.num_values(), nullptr);
+   ck.is_predicated.assign(sh.num_values(), 0);
+   ck.psis.clear();
    ck.loops_in.assign(sh.regions.size(), {});
    ck.index_tree(sh.root, -1);
+   /* By id, keeping index_tree()'s order among one value's psis. */
+   std::stable_sort(ck.psis.begin(), ck.psis.end(),
+                    [](const auto &a, const auto &b) { return a.first < b.first; });
    ck.num_slots = size_t(top_gpr + 1) * 4;
    State &st = ck.entry;
    st.assign(ck.num_slots, kUnknown);
