@@ -1018,12 +1018,14 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
       members.start[r + 1] += members.start[r];
    }
    members.list.resize(members.start[nv]);
+   unsigned last_point = 0; /* of any definition: a bound of the first ones */
    for (unsigned v = 0; v < nv; v++) {
       if (!ctx.allocatable[v])
          continue;
       const unsigned r = col.root[v];
       members.list[members.start[r]++] = v;
       first[r] = std::min(first[r], ctx.def_order[v]);
+      last_point = std::max(last_point, ctx.def_order[v]);
    }
    restore_offsets(nv, members);
    build_lists(nv, col.partners, [&](auto &&emit) {
@@ -1050,12 +1052,10 @@ bool ra_init(RegionShader &sh, RaContext &ctx, Allocation &alloc, Diagnostics &d
    }
    /* Classes by first definition, ties in root order.  The points are
     * bounded by the tree's size, so a shader sorts by counting (a stable
-    * placement, the order std::stable_sort gives) unless its points are
-    * sparse: small shaders too (std::stable_sort, its buffer and merges,
-    * cost about twice as much on the corpus's median shaders). */
-   unsigned last_point = 0;
-   for (unsigned r : roots)
-      last_point = std::max(last_point, first[r]);
+    * placement, the order std::stable_sort gives) up to the last
+    * definition point unless the points are sparse: small shaders too
+    * (std::stable_sort, its buffer and merges, cost about twice as much on
+    * the corpus's median shaders). */
    if (last_point <= 4 * roots.size()) {
       std::vector<unsigned> &at = kept.at, &sorted = kept.sorted;
       at.assign(size_t(last_point) + 2, 0);
