@@ -195,11 +195,11 @@ struct Colourer : ColourerTables {
          }
          for (; p != l.e; p++)
             m[sl[*p]] = 1;
-         for (unsigned w : ctx.chan_excl[v]) {
-            unsigned o = root[w];
-            if (gpr[o] >= 0)
-               chans |= 1u << chan[o];
-         }
+         /* chan_excl partners are allocated results, members of their
+          * classes: their slot says their class's channel. */
+         for (unsigned w : ctx.chan_excl[v])
+            if (const int s = sl[w]; s >= 0)
+               chans |= 1u << (s % 4);
       }
       chan_pref = chans;
    }
