@@ -314,7 +314,11 @@ bool assign_single_swizzle(ChipClass chip, AluInstr &in)
 
 } // namespace
 
-bool assign_bank_swizzles(ChipClass chip, std::span<AluInstr> group)
+/* Flattened: bc_finalize asks for every group it makes, and the claims
+ * of each (instruction, swizzle) looked at (make_choice) were a call
+ * each.  The post_scheduler's searches keep the call: there inlining it
+ * cost more than it saved. */
+[[gnu::flatten]] bool assign_bank_swizzles(ChipClass chip, std::span<AluInstr> group)
 {
    if (group.size() == 1)
       return assign_single_swizzle(chip, group[0]);
