@@ -183,49 +183,54 @@ bool check_clause(ChipClass chip, const AluClause &cl, size_t ci, const LiveSet 
    int last_fixed_src = -1, last_fixed_pos = -1;
    const char *crossed = nullptr;
    size_t crossed_id = 0;
-   for (size_t b = 0; b < n;) {
-      size_t e = b;
-      while (e < n && cl.nodes[e].group == cl.nodes[b].group)
-         e++;
-      for (size_t i = b; i < e; i++) {
-         const AluNode &nd = cl.nodes[i];
-         if (!nd.dead) {
-            if (pos[i] < 0)
-               return fail("node " + std::to_string(i) + " lost");
-            if (!crossed) {
-               const int src_group = int(nd.group);
-               if (src_group < last_fixed_src && pos[i] > last_fixed_pos) {
-                  crossed = " moved across a fixed group";
-                  crossed_id = i;
-               } else if (cl.groups[pos[i]].fixed) {
-                  last_fixed_src = src_group;
-                  last_fixed_pos = pos[i];
-               } else if (pos[i] <= last_fixed_pos && src_group > last_fixed_src) {
-                  crossed = " moved before a fixed group";
-                  crossed_id = i;
-               }
-            }
-         } else if (nd.folded_into < 0) {
-            continue; /* not in the source order either */
-         }
-         const auto &src = nd.has_pre ? nd.pre_src : nd.src;
-         const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
-         for (unsigned s = 0; s < nsrc; s++) {
-            if (src[s].rel) {
-               snapshot.resize(n);
-               snapshot[i].assign(state, state + 512);
-            }
-            expect[i][s] = operand_token(src[s], state, result);
-         }
-         result[i] = result_token(nd, nd.has_pre ? nd.pre_dst : nd.bc.dst, src, expect[i],
-                                  uint32_t(i));
-      }
-      for (size_t i = b; i < e; i++)
+   /* A source group's nodes all read before any writes: [b, i) is the
+    * group read so far, written when the next one begins (one walk over
+    * the nodes, not a search for the group's end and two over it). */
+   auto write_group = [&](size_t from, size_t to) {
+      for (size_t i = from; i < to; i++)
          if (source_node(i))
             write_token(cl.nodes[i], cl.nodes[i].has_pre ? cl.nodes[i].pre_dst : cl.nodes[i].bc.dst,
                         result[i], uint32_t(i), state, tok);
-      b = e;
+   };
+   size_t b = 0;
+   for (size_t i = 0; i < n; i++) {
+      const AluNode &nd = cl.nodes[i];
+      if (nd.group != cl.nodes[b].group) {
+         write_group(b, i);
+         b = i;
+      }
+      if (!nd.dead) {
+         if (pos[i] < 0)
+            return fail("node " + std::to_string(i) + " lost");
+         if (!crossed) {
+            const int src_group = int(nd.group);
+            if (src_group < last_fixed_src && pos[i] > last_fixed_pos) {
+               crossed = " moved across a fixed group";
+               crossed_id = i;
+            } else if (cl.groups[pos[i]].fixed) {
+               last_fixed_src = src_group;
+               last_fixed_pos = pos[i];
+            } else if (pos[i] <= last_fixed_pos && src_group > last_fixed_src) {
+               crossed = " moved before a fixed group";
+               crossed_id = i;
+            }
+         }
+      } else if (nd.folded_into < 0) {
+         continue; /* not in the source order either */
+      }
+      const auto &src = nd.has_pre ? nd.pre_src : nd.src;
+      const unsigned nsrc = alu_op_info(nd.bc.op).num_src;
+      for (unsigned s = 0; s < nsrc; s++) {
+         if (src[s].rel) {
+            snapshot.resize(n);
+            snapshot[i].assign(state, state + 512);
+         }
+         expect[i][s] = operand_token(src[s], state, result);
+      }
+      result[i] = result_token(nd, nd.has_pre ? nd.pre_dst : nd.bc.dst, src, expect[i],
+                               uint32_t(i));
    }
+   write_group(b, n);
    if (crossed)
       return fail("node " + std::to_string(crossed_id) + crossed);
    uint32_t sched[512];
