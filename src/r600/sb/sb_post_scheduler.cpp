@@ -314,33 +314,12 @@ bool analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
          if (v.def_key[i] >= 0)
             cur[v.def_key[i]] = -1;
    };
-   for (size_t b = 0; b < n;) {
-      size_t e = b;
-      while (e < n && cl.nodes[ids[e]].group == cl.nodes[ids[b]].group)
-         e++;
-      for (size_t i = b; i < e; i++) {
-         const AluNode &nd = cl.nodes[ids[i]];
-         const AluOpInfo &info = alu_op_info(nd.bc.op);
-         if (nd.bc.dst.rel || nd.bc.pred_sel || (info.flags & AF_MOVA)) {
-            put_back();
-            return false;
-         }
-         /* Read once: the stores below could alias the op table. */
-         const unsigned nsrc = info.num_src;
-         for (unsigned s = 0; s < nsrc; s++) {
-            if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward) {
-               put_back();
-               return false;
-            }
-            if (!gpr_read(nd.src[s]))
-               continue;
-            const int d = cur[key_of(nd.src[s].value.sel, nd.src[s].value.chan)];
-            v.src_def[i][s] = d;
-            if (d >= 0 && (v.readers[d].empty() || v.readers[d].back() != i))
-               v.readers[d].push_back(uint32_t(i));
-         }
-      }
-      for (size_t i = b; i < e; i++) {
+   /* A source group's nodes all read before any writes: [b, i) is the
+    * group read so far, whose writes are noted when the next one begins
+    * (one walk over the nodes, not a search for the group's end and two
+    * over it). */
+   auto write_group = [&](size_t from, size_t to) {
+      for (size_t i = from; i < to; i++) {
          const AluNode &nd = cl.nodes[ids[i]];
          if (!plain_write(nd))
             continue;
@@ -348,8 +327,35 @@ bool analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
          v.def_key[i] = int(k);
          cur[k] = int(i);
       }
-      b = e;
+   };
+   size_t b = 0;
+   for (size_t i = 0; i < n; i++) {
+      const AluNode &nd = cl.nodes[ids[i]];
+      if (nd.group != cl.nodes[ids[b]].group) {
+         write_group(b, i);
+         b = i;
+      }
+      const AluOpInfo &info = alu_op_info(nd.bc.op);
+      if (nd.bc.dst.rel || nd.bc.pred_sel || (info.flags & AF_MOVA)) {
+         put_back();
+         return false;
+      }
+      /* Read once: the stores below could alias the op table. */
+      const unsigned nsrc = info.num_src;
+      for (unsigned s = 0; s < nsrc; s++) {
+         if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward) {
+            put_back();
+            return false;
+         }
+         if (!gpr_read(nd.src[s]))
+            continue;
+         const int d = cur[key_of(nd.src[s].value.sel, nd.src[s].value.chan)];
+         v.src_def[i][s] = d;
+         if (d >= 0 && (v.readers[d].empty() || v.readers[d].back() != i))
+            v.readers[d].push_back(uint32_t(i));
+      }
    }
+   write_group(b, n);
    for (size_t i = 0; i < n; i++) {
       if (v.def_key[i] < 0)
          continue;
