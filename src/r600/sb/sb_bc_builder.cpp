@@ -84,8 +84,14 @@ bool take_cfile(ChipClass chip, int (&cfile)[4][2], unsigned sel, unsigned chan)
    }
    op.gpr[s] = false;
    op.reg[s] = sel == kSrc_PV || sel == kSrc_PS;
+   /* Inline constants, the literal and PV/PS (the selectors from kSrc_0
+    * up) need no constant port: no kind lookup for them. */
+   if (sel >= kSrc_0 && sel <= kSrc_PS) {
+      consts += sel <= kSrc_LITERAL;
+      return true;
+   }
    const bool cport = is_const_port(chip, sel);
-   if (cport || (sel >= kSrc_0 && sel <= kSrc_LITERAL))
+   if (cport)
       consts++;
    return !cport || take_cfile(chip, cfile, sel, src.chan);
 }
