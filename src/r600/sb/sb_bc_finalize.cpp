@@ -186,11 +186,12 @@ bool Finalizer::build_instr(const Node *a, bool fixed, PGroup &g)
       g.sets_pred = true;
    if (in.pred_sel == 2 || in.pred_sel == 3)
       g.uses_pred = true;
-   for (const Value &d : a->dst)
-      if (is_kind(d, VarKind::ExecMask)) {
-         g.exec_defs.push_back(d.version);
-         g.sets_exec = true;
-      }
+   if (exec_vars_)
+      for (const Value &d : a->dst)
+         if (is_kind(d, VarKind::ExecMask)) {
+            g.exec_defs.push_back(d.version);
+            g.sets_exec = true;
+         }
 
    static const Value none; /* a constant, not one Value built per instruction */
    const Value &d = a->dst.empty() ? none : a->dst[0];

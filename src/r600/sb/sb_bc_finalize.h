@@ -103,6 +103,7 @@ class Finalizer : FinalizerTables {
          VarIds &ids = var_ids_[v];
          const VarKind k = sh.vars[v].kind;
          ids.reg_kind = k == VarKind::Gpr || k == VarKind::Temp;
+         exec_vars_ |= k == VarKind::ExecMask;
          const size_t base = sh.value_base[v];
          if (base >= nreg)
             continue; /* no version has an id */
@@ -112,6 +113,8 @@ class Finalizer : FinalizerTables {
          ids.max_version = top;
          ids.regs = alloc.reg.data() + base;
       }
+      for (size_t v = n; v < sh.vars.size(); v++) /* none numbered: rare */
+         exec_vars_ |= sh.vars[v].kind == VarKind::ExecMask;
       ids_ = var_ids_;
    }
    ~Finalizer()
@@ -217,6 +220,9 @@ class Finalizer : FinalizerTables {
     * operand: a span's size is one load, a vector's the distance between
     * its ends divided by the element size. */
    std::span<const VarIds> ids_;
+   /* Whether the shader has an ExecMask variable (most have none): only
+    * then does build_instr look for one among each instruction's results. */
+   bool exec_vars_ = false;
 
    size_t npend_ = 0;
    std::span<PGroup> committed() { return {pending_.data(), npend_}; }
