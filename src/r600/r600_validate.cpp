@@ -250,6 +250,12 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       error(ci, gi, g.instrs.back().slot,
             "group of " + std::to_string(g.instrs.size()) + " instructions, at most " +
                 std::to_string(slots_per_group(chip_)));
+   /* The slots holding same_op, for the reduction and pair checks below:
+    * made for the group's first such instruction and kept while the op
+    * stays (a reduction's four slots hold one op). */
+   AluOp same_op = AluOp::ALU_NOP;
+   unsigned same = 0;
+   bool have_same = false;
    for (const AluInstr &in : g.instrs) {
       const AluOpInfo &info = alu_op_info(in.op);
       const bool writes = in.dst.write || info.num_src == 3; /* OP3 always writes */
@@ -275,10 +281,14 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
           * slots holding the op, from one look at the group (every slot
           * is at most kSlotT here). */
          const unsigned lo = red ? 0 : (in.slot & ~1u), hi = red ? 3 : lo + 1;
-         unsigned same = 0;
-         for (const AluInstr &o : g.instrs)
-            if (o.op == in.op)
-               same |= 1u << o.slot;
+         if (!have_same || same_op != in.op) {
+            same = 0;
+            for (const AluInstr &o : g.instrs)
+               if (o.op == in.op)
+                  same |= 1u << o.slot;
+            same_op = in.op;
+            have_same = true;
+         }
          const bool lowest = !(same & ((1u << in.slot) - (1u << lo)));
          for (unsigned s = lo; lowest && s <= hi; s++) {
             if (!(same & (1u << s))) {
