@@ -825,14 +825,16 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
       if (!first_fit(order, 0, n_, ports, searched))
          return false;
    }
-   g.instrs.resize(n_);
+   /* Copied in, not made blank first (resize) and then assigned. */
+   g.instrs.clear();
+   g.instrs.reserve(n_);
    g.literals.clear();
    g.literal_pad = 0;
    uint8_t renumber[4] = {0xff, 0xff, 0xff, 0xff}; /* try_add's literal index -> final */
    for (unsigned d = 0; d < n_; d++) {
       const unsigned k = order[d];
-      AluInstr &in = g.instrs[d];
-      in = ins_[k];
+      g.instrs.push_back(ins_[k]);
+      AluInstr &in = g.instrs.back();
       in.bank_swizzle = chosen[d];
       /* Without literals (most groups) there is nothing to renumber. */
       if (!nlit_)
