@@ -881,7 +881,8 @@ bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags)
    out.cf.reserve(sh.cf.size());
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       const CfNode &c = sh.cf[ci];
-      CfInstr cf = c.cf;
+      /* Made in place (the list is reserved), not copied and moved in. */
+      CfInstr &cf = out.cf.emplace_back(c.cf);
       if (c.is_alu && !c.alu.built.empty()) {
          cf.groups = std::move(c.alu.built); /* post_scheduler's build of these groups */
       } else if (c.is_alu) {
@@ -893,7 +894,6 @@ bool bc_builder(const Shader &sh, Program &out, Diagnostics &diags)
          }
          cf.groups = std::move(*groups);
       }
-      out.cf.push_back(std::move(cf));
    }
    return true;
 }
