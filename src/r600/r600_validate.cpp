@@ -128,6 +128,10 @@ void Validator::check_read_ports(unsigned ci, unsigned gi, const AluGroup &g)
    Ports p;
    const bool r700 = chip_ != ChipClass::R600;
    auto is_cfile = [&](unsigned sel) {
+      /* GPRs and the selectors from kSrc_0 up (inline constants, the
+       * literal, PV/PS) read no constant port: no kind lookup for them. */
+      if (is_gpr_sel(sel) || (sel >= kSrc_0 && sel <= kSrc_PS))
+         return false;
       SrcKind k = src_kind(chip_, sel);
       return k == SrcKind::KCache || k == SrcKind::ConstFile;
    };
@@ -301,8 +305,9 @@ void Validator::check_group(unsigned ci, const CfInstr &cf, unsigned gi, const A
       const unsigned nsrc = info.num_src;
       for (unsigned s = 0; s < nsrc; s++) {
          const AluSrc &src = in.src[s];
-         switch (src_kind(chip_, src.sel)) {
-         /* Most operands: one compare for them before the jump table. */
+         /* Most operands are GPRs, below the clause temporaries on every
+          * chip: one compare for them, no kind lookup or jump table. */
+         switch (src.sel < kSrcClauseTempFirst ? SrcKind::Gpr : src_kind(chip_, src.sel)) {
          [[likely]] case SrcKind::Gpr: break;
          case SrcKind::Literal:
             if (src.chan >= nlit)
