@@ -176,9 +176,15 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
                o.rel = src.rel;
                o.value.sel = src.sel;
                o.value.chan = src.chan;
+               /* GPRs, most operands, are below the clause temporaries on
+                * every chip: no kind lookup for them. */
+               if (src.sel < kSrcClauseTempFirst) {
+                  o.value.kind = ValueKind::Gpr;
+                  continue;
+               }
                const SrcKind sk = src_kind(prog.chip, src.sel);
-               /* Most operands (GPRs above all) are taken as they are:
-                * a table load rather than the switch's jump. */
+               /* Most others are taken as they are too: a table load
+                * rather than the switch's jump. */
                if (sk <= SrcKind::Inline) {
                   o.value.kind = kPlainKind[unsigned(sk)];
                   continue;
