@@ -1233,12 +1233,19 @@ void liftable_groups(ChipClass chip, const AluClause &cl, std::vector<uint8_t> &
       if (!g.fixed || g.original.instrs.size() != g.nodes.size())
          continue;
       if (!have_forwarded) {
+         /* Only nodes of fixed groups read a value that lives only in
+          * PV/PS: the parser fixes the group of every such reader, the
+          * passes before neither change a fixed group's operands nor make
+          * one of that kind, and the nodes in no group (dce's, folded
+          * copies) come from other groups. */
          forwarded.assign(cl.nodes.size(), 0);
-         for (const AluNode &nd : cl.nodes)
-            for (const Operand &o : nd.src)
-               if (o.value.kind == ValueKind::Forward && o.value.node >= 0 &&
-                   size_t(o.value.node) < forwarded.size())
-                  forwarded[size_t(o.value.node)] = 1;
+         for (const GroupNode &fg : cl.groups)
+            if (fg.fixed)
+               for (uint32_t id : fg.nodes)
+                  for (const Operand &o : cl.nodes[id].src)
+                     if (o.value.kind == ValueKind::Forward && o.value.node >= 0 &&
+                         size_t(o.value.node) < forwarded.size())
+                        forwarded[size_t(o.value.node)] = 1;
          have_forwarded = true;
       }
       if (gi + 1 < ng && cl.groups[gi + 1].fixed && !lift[gi + 1]) {
