@@ -18,15 +18,17 @@ namespace sbcc::r600::sb {
 
 namespace {
 
-/* The part of is_movable that depends only on the op and chip. */
-bool op_movable(ChipClass chip, AluOp op)
+/* The part of is_movable that depends only on the op and chip.  Read
+ * from the op table itself (alu_op_info() and alu_slots() are not
+ * constexpr), so that the table of it below is made at compile time. */
+constexpr bool op_movable(ChipClass chip, AluOp op)
 {
-   const AluOpInfo &info = alu_op_info(op);
+   const AluOpInfo &info = kAluOpInfo[unsigned(op)];
    const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
                             AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
    if (info.flags & special)
       return false;
-   const unsigned slots = alu_slots(chip, op);
+   const unsigned slots = info.slots[chip_index(chip)];
    if (!slots || (slots & (kSlot4 | kSlotXY | kSlotZW)))
       return false;
    /* Cayman replicates trans operations over several vector slots. */
@@ -34,24 +36,26 @@ bool op_movable(ChipClass chip, AluOp op)
       return false;
    if (!(slots & (kSlotV | kSlotS)))
       return false;
-   const std::string_view name = alu_op_name(op);
+   const std::string_view name = info.name;
    return !name.starts_with("LDS") && !name.starts_with("GDS") &&
           !name.starts_with("SET_CF_IDX") && op != AluOp::ALU_NOP;
 }
 
-/* The op part of is_movable for one chip, by op: it is asked for every
- * instruction, so it is tabulated once (and looked up once per shader). */
-const uint8_t *movable_ops(ChipClass chip)
-{
-   static const std::vector<uint8_t> table = [] {
-      std::vector<uint8_t> t(kNumChipClasses * kNumAluOps);
+/* The op part of is_movable for each chip, by op: it is asked for every
+ * instruction.  Made at compile time: built at run time, once per
+ * process, it cost as much as parsing a median shader's clauses. */
+struct MovableOps {
+   uint8_t op[kNumChipClasses][kNumAluOps] = {};
+   constexpr MovableOps()
+   {
       for (unsigned c = 0; c < kNumChipClasses; c++)
          for (unsigned o = 0; o < kNumAluOps; o++)
-            t[c * kNumAluOps + o] = op_movable(ChipClass(c), AluOp(o));
-      return t;
-   }();
-   return table.data() + chip_index(chip) * kNumAluOps;
-}
+            op[c][o] = op_movable(ChipClass(c), AluOp(o));
+   }
+};
+inline constexpr MovableOps kMovableOps{};
+
+const uint8_t *movable_ops(ChipClass chip) { return kMovableOps.op[chip_index(chip)]; }
 
 /* The value kind of the selector kinds up to Inline, which keep their
  * selector and channel as they are. */
