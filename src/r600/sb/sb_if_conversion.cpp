@@ -507,19 +507,22 @@ struct Converter {
 
    /* uses, copies and span in one preorder walk.  A clause's groups and
     * their instructions, most of the tree, are walked in loops rather
-    * than by a call each. */
+    * than by a call each.  Regions are told by kind, not by region_data
+    * (which only they have): it sits in a node's last cache line, which
+    * most instructions and groups are not otherwise read from, and a big
+    * shader's tree is far larger than the caches. */
    void index(const Node *n)
    {
       if (n->kind == NodeKind::Cf) {
          index_node(n);
          for (const Node *g : n->children) {
-            if (g->region_data) {
+            if (g->kind == NodeKind::Region) {
                index(g);
                continue;
             }
             index_node(g);
             for (const Node *a : g->children) {
-               if (a->region_data || !a->children.empty())
+               if (a->kind == NodeKind::Region || !a->children.empty())
                   index(a);
                else
                   index_node(a);
@@ -528,15 +531,14 @@ struct Converter {
          return;
       }
       const unsigned pos = index_node(n);
-      if (n->region_data)
+      if (n->kind == NodeKind::Region)
          for (const Node *p : n->region().loop_phi)
             index(p);
       for (const Node *c : n->children)
          index(c);
-      if (n->region_data)
+      if (n->kind == NodeKind::Region) {
          for (const Node *p : n->region().phi)
             index(p);
-      if (n->kind == NodeKind::Region) {
          if (span.size() <= n->id)
             span.resize(n->id + 1);
          span[n->id] = {pos, order};
