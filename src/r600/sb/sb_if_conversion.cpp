@@ -520,7 +520,14 @@ struct Converter {
                index(g);
                continue;
             }
-            index_node(g);
+            /* A group has no operands of its own (ssa_rename renames
+             * none), only a position: its operand lists sit in cache
+             * lines the walk reads for nothing else.  Psis and fetches
+             * have operands. */
+            if (g->kind == NodeKind::AluGroup)
+               order++;
+            else
+               index_node(g);
             for (const Node *a : g->children) {
                if (a->kind == NodeKind::Region || !a->children.empty())
                   index(a);
