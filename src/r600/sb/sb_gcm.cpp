@@ -99,7 +99,9 @@ struct Gcm : GcmTables {
       };
       for (const Value &d : n->dst)
          mark_def(d);
-      if (n->region_data) {
+      /* By kind: region_data, which only regions have, sits in a node's
+       * last cache line, which instructions are not otherwise read from. */
+      if (n->kind == NodeKind::Region) {
          for (const Node *p : n->region().loop_phi)
             for (const Value &d : p->dst)
                mark_def(d);
