@@ -167,7 +167,8 @@ enum class NodeKind : uint8_t {
    Repeat,   /* run the contents, then jump to the target region's entry */
    If,       /* run the contents when cond is true for the lane */
    Cf,       /* a CF instruction; clause contents are its children */
-   AluGroup, /* one VLIW group */
+   AluGroup, /* one VLIW group: its instructions are its children, and it
+              * has no operands (dst, src) of its own */
    Alu,      /* one ALU instruction */
    Fetch,    /* one TEX/VTX fetch */
    Phi,      /* region exit: one source per depart */
