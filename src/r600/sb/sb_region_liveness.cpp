@@ -326,6 +326,14 @@ struct Span {
 struct SpanLog {
    std::vector<Span> spans;
    uint32_t now = 0; /* rows recorded so far */
+   /* Whether some edge may be recorded twice (see adjacency_from_rows):
+    * set when a value joins a set after its definition was met (it is
+    * then live before it, around a loop or on a path that does not
+    * define it) or one group defines a value twice.  `defined`: by value,
+    * kNotDefined until the walk meets the definition. */
+   static constexpr unsigned kNotDefined = ~0u;
+   const unsigned *defined = nullptr;
+   bool may_repeat = false;
 };
 
 /* A set of value ids with O(1) insert/erase/lookup and iteration over its
@@ -377,8 +385,10 @@ struct LiveSet {
       if (!contains(v)) {
          pos[v] = unsigned(dense.size());
          dense.push_back(v);
-         if (log)
+         if (log) {
             since.push_back(log->now);
+            log->may_repeat |= log->defined[v] != SpanLog::kNotDefined;
+         }
          if (!bits.empty())
             bits[v / 64] |= uint64_t(1) << (v % 64);
       }
@@ -601,8 +611,11 @@ struct LiveWalk : LiveWalkTables {
          /* The results first leave the set, so their spans do not cover
           * their own rows (one another is in these rows by the rule for
           * results defined together). */
-         for (size_t i = 0; i < n; i++)
+         for (size_t i = 0; i < n; i++) {
             live.erase(defs[i]);
+            for (size_t k = 0; k < i; k++)
+               spans.may_repeat |= defs[k] == defs[i];
+         }
          for (size_t i = 0; i < n; i++)
             record_row(defs[i], copy_of[defs[i]], defs, n, live);
          return;
@@ -677,6 +690,7 @@ struct LiveWalk : LiveWalkTables {
       chunk_at = chunk_end = nullptr;
       spans.spans.clear();
       spans.now = 0;
+      spans.may_repeat = false;
       /* The matrix comes in clear (adjacency_from_matrix clears what it
        * reads): only a recording round that was dropped left bits. */
       if (direct && matrix_bits) {
@@ -685,6 +699,7 @@ struct LiveWalk : LiveWalkTables {
       }
       excl_pairs.clear();
       ctx.def_order.assign(ctx.def_order.size(), kUnset);
+      spans.defined = ctx.def_order.data();
       rpoint = 0;
       depth = 0;
    }
@@ -697,7 +712,7 @@ struct LiveWalk : LiveWalkTables {
     * rpoint counts the points after a definition, so its forward point
     * is the total minus that (finish_order).  A value defined twice keeps
     * its last definition forwards: the first one met here. */
-   static constexpr unsigned kUnset = ~0u;
+   static constexpr unsigned kUnset = SpanLog::kNotDefined;
    unsigned rpoint = 0, depth = 0;
 
    void order_def(const Value &v)
@@ -1004,9 +1019,12 @@ struct LiveWalk : LiveWalkTables {
       case NodeKind::Alu:
       case NodeKind::Fetch:
       case NodeKind::Psi:
+         /* The definitions are met (order_defs) before they leave the set:
+          * a use after that is one before them (SpanLog::may_repeat). */
+         if (record)
+            order_defs(n);
          instr(n, live);
          if (record) {
-            order_defs(n);
             for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
                order_subtree(*it);
             rpoint++;
@@ -1033,10 +1051,18 @@ struct LiveWalk : LiveWalkTables {
  * members in increasing order, a duplicate (an edge recorded twice, or
  * from both ends) right after its twin, where it is dropped.  `psi_old`
  * (null without psis) rules out what may_interfere does: a span covers
- * rows that leave such a value out. */
+ * rows that leave such a value out.
+ *
+ * Duplicates need a value defined twice (two rows; a span may cover
+ * both), one row holding a value twice, or two values each live where
+ * the other is defined, one of them live before its definition: in
+ * SSA none of these happens (on the corpus not one edge was recorded
+ * twice), so unless `may_repeat` (SpanLog) or a second row says one
+ * might, entries go in without the test against the last one put in
+ * their list, a quarter of what each took. */
 static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &rows,
                                 const std::vector<Span> &spans, const unsigned *psi_old,
-                                RaAdjacency &adj)
+                                bool may_repeat, RaAdjacency &adj)
 {
    constexpr uint32_t kNoRow = ~0u;
    /* The rows and spans of each value, threaded through `next_row` and
@@ -1052,6 +1078,7 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
    CachedVector<uint32_t> room(size_t(nv) + 1, 0);
    for (uint32_t r = 0; r < rows.size(); r++) {
       const unsigned v = rows[r].value;
+      may_repeat |= first_row[v] != kNoRow;
       next_row[r] = first_row[v];
       first_row[v] = r;
       room[v + 1] += rows[r].size;
@@ -1069,39 +1096,49 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
    /* The lists go where adj.list will hold them, with their room. */
    adj.list.resize(room[nv]);
    unsigned *const lists = adj.list.data();
-   auto put = [&](unsigned x, unsigned v) {
-      Fill &f = fill[x];
-      if (f.last != v) {
-         f.last = v;
-         lists[f.at++] = v;
-      }
-   };
    /* Bounds and row pointers are taken into locals: the lists are
     * unsigned too, so the compiler would reload them after each store.
     * A span's rows are walked by pointer (an index costs an instruction
-    * more per edge for the 16-byte rows). */
-   for (unsigned v = 0; v < nv; v++) {
-      for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r]) {
-         const unsigned *const ids = rows[r].ids;
-         const uint32_t size = rows[r].size;
-         for (uint32_t i = 0; i < size; i++)
-            put(ids[i], v);
-      }
-      for (uint32_t s = first_span[v]; s != kNoRow; s = next_span[s]) {
-         const LiveWalk::Row *const begin = rows.data() + spans[s].begin;
-         const LiveWalk::Row *const end = rows.data() + spans[s].end;
-         if (!psi_old) {
-            for (const LiveWalk::Row *r = begin; r != end; r++)
-               put(r->value, v);
-            continue;
+    * more per edge for the 16-byte rows).  One loop for each kind of
+    * put, not a test per entry. */
+   auto place = [&]<bool kRepeats>() {
+      Fill *const fills = fill.data();
+      auto put = [fills, lists](unsigned x, unsigned v) {
+         Fill &f = fills[x];
+         if constexpr (kRepeats) {
+            if (f.last == v)
+               return;
+            f.last = v;
          }
-         for (const LiveWalk::Row *r = begin; r != end; r++) {
-            const unsigned d = r->value;
-            if (psi_old[d] != v && psi_old[v] != d)
-               put(d, v);
+         lists[f.at++] = v;
+      };
+      for (unsigned v = 0; v < nv; v++) {
+         for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r]) {
+            const unsigned *const ids = rows[r].ids;
+            const uint32_t size = rows[r].size;
+            for (uint32_t i = 0; i < size; i++)
+               put(ids[i], v);
+         }
+         for (uint32_t s = first_span[v]; s != kNoRow; s = next_span[s]) {
+            const LiveWalk::Row *const begin = rows.data() + spans[s].begin;
+            const LiveWalk::Row *const end = rows.data() + spans[s].end;
+            if (!psi_old) {
+               for (const LiveWalk::Row *r = begin; r != end; r++)
+                  put(r->value, v);
+               continue;
+            }
+            for (const LiveWalk::Row *r = begin; r != end; r++) {
+               const unsigned d = r->value;
+               if (psi_old[d] != v && psi_old[v] != d)
+                  put(d, v);
+            }
          }
       }
-   }
+   };
+   if (may_repeat)
+      place.template operator()<true>();
+   else
+      place.template operator()<false>();
    /* Without the room the duplicates left: each list moves down (never
     * up, so in place). */
    adj.start.resize(size_t(nv) + 1);
@@ -1246,7 +1283,7 @@ void ra_build_interference(const RegionShader &sh, RaContext &ctx, unsigned matr
       adjacency_from_matrix(nv, w.words, w.matrix, w.matrix_bits, may_hold, ctx.adj);
    } else
       adjacency_from_rows(nv, w.rows, w.spans.spans, w.psi_any ? w.psi_old.data() : nullptr,
-                          ctx.adj);
+                          w.spans.may_repeat, ctx.adj);
    build_lists(nv, w.excl_pairs, kept.excl_pos, ctx.chan_excl);
    w.finish_order();
 }
