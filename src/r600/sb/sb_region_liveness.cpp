@@ -1112,18 +1112,33 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
          }
          lists[at[x]++] = v;
       };
+      /* Four entries a step where no psi rules one out: the loops'
+       * counters and tests were a fifth of the placing. */
       for (unsigned v = 0; v < nv; v++) {
          for (uint32_t r = first_row[v]; r != kNoRow; r = next_row[r]) {
-            const unsigned *const ids = rows[r].ids;
-            const uint32_t size = rows[r].size;
-            for (uint32_t i = 0; i < size; i++)
-               put(ids[i], v);
+            const unsigned *p = rows[r].ids;
+            const unsigned *const end = p + rows[r].size;
+            for (; end - p >= 4; p += 4) {
+               put(p[0], v);
+               put(p[1], v);
+               put(p[2], v);
+               put(p[3], v);
+            }
+            for (; p != end; p++)
+               put(*p, v);
          }
          for (uint32_t s = first_span[v]; s != kNoRow; s = next_span[s]) {
             const LiveWalk::Row *const begin = rows.data() + spans[s].begin;
             const LiveWalk::Row *const end = rows.data() + spans[s].end;
             if (!psi_old) {
-               for (const LiveWalk::Row *r = begin; r != end; r++)
+               const LiveWalk::Row *r = begin;
+               for (; end - r >= 4; r += 4) {
+                  put(r[0].value, v);
+                  put(r[1].value, v);
+                  put(r[2].value, v);
+                  put(r[3].value, v);
+               }
+               for (; r != end; r++)
                   put(r->value, v);
                continue;
             }
