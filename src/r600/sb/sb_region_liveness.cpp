@@ -649,8 +649,18 @@ struct LiveWalk : LiveWalkTables {
                if (live.dense.size() > words) {
                   for (size_t k = 0; k < words; k++)
                      row[k] |= live.bits[k];
-                  for (unsigned w : live.dense)
-                     col[w * stride] |= dbit;
+                  /* Four members a step: the loop's counter and test
+                   * were as much as the stores. */
+                  const unsigned *p = live.dense.data();
+                  const unsigned *const end = p + live.dense.size();
+                  for (; end - p >= 4; p += 4) {
+                     col[p[0] * stride] |= dbit;
+                     col[p[1] * stride] |= dbit;
+                     col[p[2] * stride] |= dbit;
+                     col[p[3] * stride] |= dbit;
+                  }
+                  for (; p != end; p++)
+                     col[*p * stride] |= dbit;
                } else {
                   for (unsigned w : live.dense) {
                      row[w / 64] |= uint64_t(1) << (w % 64);
