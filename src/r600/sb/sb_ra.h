@@ -53,9 +53,12 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <set>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -181,9 +184,80 @@ inline bool in_rel_array(const RegionShader &sh, int var)
    return !sh.arrays.empty() && var_in_array(sh, var);
 }
 
+/* The part of alu_group_fixed that depends only on the op (and the chip):
+ * asked for every instruction of every group, so tabulated.  constexpr
+ * (from the ISA tables): a function-local table cost alu_group_fixed a
+ * guard test, and the registers its cold initialisation needed were
+ * saved and restored on every call. */
+constexpr bool alu_op_keeps_group_fixed(ChipClass chip, AluOp op)
+{
+   const AluOpInfo &info = kAluOpInfo[unsigned(op)]; /* alu_op_info is not constexpr */
+   if (info.flags & (AF_MOVA | AF_PRED | AF_PRED_PUSH | AF_KILL | AF_INTERP | AF_F64 |
+                     AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_REPL))
+      return true;
+   for (ChipClass c : {ChipClass::Evergreen, ChipClass::Cayman, chip}) {
+      unsigned slots = info.slots[chip_index(c)];
+      if (slots & (kSlot4 | kSlotXY | kSlotZW))
+         return true;
+   }
+   /* Cayman replicates transcendentals over the vector slots. */
+   unsigned cm = info.slots[chip_index(ChipClass::Cayman)];
+   if ((cm & kSlotS) && !(cm & kSlotV))
+      return true;
+   if (op == AluOp::ALU_NOP)
+      return true;
+   const std::string_view name = info.name;
+   return name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX");
+}
+
+/* alu_op_keeps_group_fixed by chip and op: a row of bytes looked up once
+ * per group, not a bit extracted per instruction. */
+inline constexpr std::array<uint8_t, kNumChipClasses * kNumAluOps> kAluFixedOps = [] {
+   std::array<uint8_t, kNumChipClasses * kNumAluOps> t{};
+   for (unsigned c = 0; c < kNumChipClasses; c++)
+      for (unsigned o = 0; o < kNumAluOps; o++)
+         t[c * kNumAluOps + o] = alu_op_keeps_group_fixed(ChipClass(c), AluOp(o));
+   return t;
+}();
+
+/* The chip's row of kAluFixedOps, for alu_fixes_group. */
+inline const uint8_t *alu_fixed_ops(ChipClass chip)
+{
+   return kAluFixedOps.data() + chip_index(chip) * kNumAluOps;
+}
+
+/* Whether instruction `a` of a group makes the group fixed (`ops`:
+ * alu_fixed_ops of the shader's chip).  Inline: ra_split's walk of the
+ * tree asks it for each instruction of each group as it takes the
+ * instruction's operands, instead of a second walk of the group. */
+inline bool alu_fixes_group(const uint8_t *ops, const Node *a)
+{
+   if (a->kind != NodeKind::Alu || !a->alu)
+      return true;
+   const AluInstr *in = a->alu;
+   if (ops[unsigned(in->op)])
+      return true;
+   /* One test for all the fields (bitwise or): most groups are free,
+    * so every instruction reads them all anyway. */
+   static_assert(std::tuple_size_v<decltype(in->src)> == 3);
+   if (in->update_exec_mask | in->update_pred | (in->pred_sel != 0) | in->dst.rel |
+       in->fog_merge | (in->index_mode != 0) | in->src[0].rel | in->src[1].rel |
+       in->src[2].rel)
+      return true;
+   for (const Value &d : a->dst)
+      if (d.kind == ValueKind::Rel)
+         return true;
+   for (const Value &s : a->src)
+      if (s.kind == ValueKind::Rel)
+         return true;
+   return false;
+}
+
 /* A superset of bc_finalize's alu_group_is_fixed (sb_region_passes.h):
- * groups whose vector-slot results keep channel = slot.  A superset is
- * safe for RA (it only fixes more channels). */
+ * groups whose vector-slot results keep channel = slot (one instruction
+ * for which alu_fixes_group holds).  A superset is safe for RA (it only
+ * fixes more channels).  Must stay a superset: a group finalize keeps
+ * whole needs its results on their slots' channels. */
 bool alu_group_fixed(const RegionShader &sh, const Node *group);
 
 /* The instruction nodes dce keeps (marked from effects through uses), and

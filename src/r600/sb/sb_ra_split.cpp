@@ -543,9 +543,11 @@ struct TreeFacts {
    /* ra_value_allocatable by variable, taken once: the walk asks it for
     * every operand, and var_in_array scans the arrays each time. */
    std::vector<uint8_t> var_alloc;
+   const uint8_t *fixed_ops = nullptr; /* alu_fixed_ops of the shader's chip */
 
    void init_vars()
    {
+      fixed_ops = alu_fixed_ops(sh.chip);
       var_alloc.assign(sh.vars.size(), 0);
       for (size_t v = 0; v < sh.vars.size(); v++) {
          VarKind k = sh.vars[v].kind;
@@ -608,34 +610,40 @@ struct TreeFacts {
 
    template <bool kCount> void group(const Node *n, unsigned depth)
    {
-      /* Asked only for a group with a result on a vector slot (most are,
-       * but alu_group_fixed looks at every instruction of the group).
-       * What is known goes to Node::scratch for ra_build_interference
+      /* Whether the group is fixed is taken as its instructions' operands
+       * are (alu_fixes_group; a call of alu_group_fixed read them all
+       * again), and goes to Node::scratch for ra_build_interference
        * (RaContext::group_fixed_in_scratch).  The instructions' operands
        * are taken here, not with a walk() call each: they are most of the
        * tree. */
-      int fixed = -1;
+      const uint8_t *const ops = fixed_ops;
+      bool fixed = false;
       for (const Node *a : n->children) {
          if (a->children.empty() && !a->region_data)
             operands<kCount>(a);
          else
             walk<kCount>(a, depth);
-         if (a->kind != NodeKind::Alu || !a->alu || a->dst.empty())
-            continue;
-         const Value &d = a->dst[0];
-         if (!allocatable(d))
-            continue;
-         unsigned id = sh.value_id(d);
-         if (a->alu->slot < 4) {
-            if (fixed < 0)
-               fixed = alu_group_fixed(sh, n);
-            if (fixed)
-               ctx.fixed_chan[id] = int8_t(a->alu->slot);
-         }
-         if (is_plain_mov(a) && allocatable(a->src[0]))
-            ctx.copies.push_back({id, sh.value_id(a->src[0]), 1 + 10 * depth});
+         fixed = fixed || alu_fixes_group(ops, a);
+         const Value *d = result(a);
+         if (d && is_plain_mov(a) && allocatable(a->src[0]))
+            ctx.copies.push_back({sh.value_id(*d), sh.value_id(a->src[0]), 1 + 10 * depth});
       }
-      n->scratch = fixed < 0 ? 0 : uint32_t(fixed) + 1;
+      n->scratch = uint32_t(fixed) + 1;
+      if (!fixed)
+         return;
+      /* Most groups are free: the results of a fixed one are looked at
+       * again for their slots. */
+      for (const Node *a : n->children)
+         if (const Value *d = result(a); d && a->alu->slot < 4)
+            ctx.fixed_chan[sh.value_id(*d)] = int8_t(a->alu->slot);
+   }
+
+   /* The allocatable result of an ALU instruction of a group, or null. */
+   const Value *result(const Node *a) const
+   {
+      if (a->kind != NodeKind::Alu || !a->alu || a->dst.empty() || !allocatable(a->dst[0]))
+         return nullptr;
+      return &a->dst[0];
    }
 
    template <bool kCount> void walk(const Node *n, unsigned depth)

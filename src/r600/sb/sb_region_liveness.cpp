@@ -16,7 +16,6 @@
  *    one VLIW group (or fetch, or the phis of one region) with each other.
  */
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <memory>
 #include <set>
@@ -220,67 +219,12 @@ struct Marker : MarkerTables {
 
 } // namespace
 
-/* The part of alu_group_fixed that depends only on the op (and the chip):
- * asked for every instruction of every group, so tabulated.  constexpr
- * (from the ISA tables): a function-local table cost alu_group_fixed a
- * guard test, and the registers its cold initialisation needed were
- * saved and restored on every call. */
-static constexpr bool op_keeps_group_fixed(ChipClass chip, AluOp op)
-{
-   const AluOpInfo &info = kAluOpInfo[unsigned(op)]; /* alu_op_info is not constexpr */
-   if (info.flags & (AF_MOVA | AF_PRED | AF_PRED_PUSH | AF_KILL | AF_INTERP | AF_F64 |
-                     AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_REPL))
-      return true;
-   for (ChipClass c : {ChipClass::Evergreen, ChipClass::Cayman, chip}) {
-      unsigned slots = info.slots[chip_index(c)];
-      if (slots & (kSlot4 | kSlotXY | kSlotZW))
-         return true;
-   }
-   /* Cayman replicates transcendentals over the vector slots. */
-   unsigned cm = info.slots[chip_index(ChipClass::Cayman)];
-   if ((cm & kSlotS) && !(cm & kSlotV))
-      return true;
-   if (op == AluOp::ALU_NOP)
-      return true;
-   const std::string_view name = info.name;
-   return name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX");
-}
-
-/* op_keeps_group_fixed by chip and op: a row of bytes looked up once per
- * group, not a bit extracted per instruction. */
-static constexpr std::array<uint8_t, kNumChipClasses * kNumAluOps> kFixedOps = [] {
-   std::array<uint8_t, kNumChipClasses * kNumAluOps> t{};
-   for (unsigned c = 0; c < kNumChipClasses; c++)
-      for (unsigned o = 0; o < kNumAluOps; o++)
-         t[c * kNumAluOps + o] = op_keeps_group_fixed(ChipClass(c), AluOp(o));
-   return t;
-}();
-
 bool alu_group_fixed(const RegionShader &sh, const Node *group)
 {
-   /* Must stay a superset of bc_finalize's alu_group_is_fixed: a group
-    * finalize keeps whole needs its results on their slots' channels. */
-   const uint8_t *const op_fixed = kFixedOps.data() + chip_index(sh.chip) * kNumAluOps;
-   for (const Node *a : group->children) {
-      if (a->kind != NodeKind::Alu || !a->alu)
+   const uint8_t *const ops = alu_fixed_ops(sh.chip);
+   for (const Node *a : group->children)
+      if (alu_fixes_group(ops, a))
          return true;
-      const AluInstr *in = a->alu;
-      if (op_fixed[unsigned(in->op)])
-         return true;
-      /* One test for all the fields (bitwise or): most groups are free,
-       * so every instruction reads them all anyway. */
-      static_assert(std::tuple_size_v<decltype(in->src)> == 3);
-      if (in->update_exec_mask | in->update_pred | (in->pred_sel != 0) | in->dst.rel |
-          in->fog_merge | (in->index_mode != 0) | in->src[0].rel | in->src[1].rel |
-          in->src[2].rel)
-         return true;
-      for (const Value &d : a->dst)
-         if (d.kind == ValueKind::Rel)
-            return true;
-      for (const Value &s : a->src)
-         if (s.kind == ValueKind::Rel)
-            return true;
-   }
    return false;
 }
 
