@@ -273,8 +273,9 @@ struct SpanLog {
    /* Whether some edge may be recorded twice (see adjacency_from_rows):
     * set when a value joins a set after its definition was met (it is
     * then live before it, around a loop or on a path that does not
-    * define it) or one group defines a value twice.  `defined`: by value,
-    * kNotDefined until the walk meets the definition. */
+    * define it) or a definition is met twice (LiveWalk::order_id).
+    * `defined`: by value, kNotDefined until the walk meets the
+    * definition. */
    static constexpr unsigned kNotDefined = ~0u;
    const unsigned *defined = nullptr;
    bool may_repeat = false;
@@ -555,11 +556,8 @@ struct LiveWalk : LiveWalkTables {
          /* The results first leave the set, so their spans do not cover
           * their own rows (one another is in these rows by the rule for
           * results defined together). */
-         for (size_t i = 0; i < n; i++) {
+         for (size_t i = 0; i < n; i++)
             live.erase(defs[i]);
-            for (size_t k = 0; k < i; k++)
-               spans.may_repeat |= defs[k] == defs[i];
-         }
          for (size_t i = 0; i < n; i++)
             record_row(defs[i], copy_of[defs[i]], defs, n, live);
          return;
@@ -674,11 +672,15 @@ struct LiveWalk : LiveWalkTables {
       if (alloc(v))
          order_id(sh.value_id(v));
    }
+   /* Met before each definition define()s it: a value defined twice (or
+    * twice by one group) may have an edge recorded twice. */
    void order_id(unsigned id)
    {
       if (ctx.def_order[id] == kUnset) {
          ctx.def_order[id] = rpoint;
          ctx.loop_depth[id] = depth;
+      } else {
+         spans.may_repeat = true;
       }
    }
 
@@ -1011,9 +1013,9 @@ struct LiveWalk : LiveWalkTables {
  * both), one row holding a value twice, or two values each live where
  * the other is defined, one of them live before its definition: in
  * SSA none of these happens (on the corpus not one edge was recorded
- * twice), so unless `may_repeat` (SpanLog) or a second row says one
- * might, entries go in without the test against the last one put in
- * their list, a quarter of what each took. */
+ * twice), so unless `may_repeat` (SpanLog) says one might, entries go
+ * in without the test against the last one put in their list, a
+ * quarter of what each took. */
 static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &rows,
                                 const std::vector<Span> &spans, const unsigned *psi_old,
                                 bool may_repeat, RaAdjacency &adj)
@@ -1031,7 +1033,6 @@ static void adjacency_from_rows(unsigned nv, const CachedVector<LiveWalk::Row> &
    CachedVector<uint32_t> room(size_t(nv) + 1, 0);
    for (uint32_t r = 0; r < rows.size(); r++) {
       const unsigned v = rows[r].value;
-      may_repeat |= first_row[v] != kNoRow;
       next_row[r] = first_row[v];
       first_row[v] = r;
       room[v + 1] += rows[r].size;
