@@ -619,7 +619,7 @@ struct TreeFacts {
       const uint8_t *const ops = fixed_ops;
       bool fixed = false;
       for (const Node *a : n->children) {
-         if (a->children.empty() && !a->region_data)
+         if (a->children.empty() && a->kind != NodeKind::Region)
             operands<kCount>(a);
          else
             walk<kCount>(a, depth);
@@ -649,7 +649,8 @@ struct TreeFacts {
    template <bool kCount> void walk(const Node *n, unsigned depth)
    {
       operands<kCount>(n);
-      if (n->region_data) {
+      /* By kind, not region_data (see mark_live_nodes' scan). */
+      if (n->kind == NodeKind::Region) {
          for (const Node *p : n->region().phi)
             walk<kCount>(p, depth);
          for (const Node *p : n->region().loop_phi)

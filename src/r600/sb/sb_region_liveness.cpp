@@ -97,11 +97,13 @@ struct Marker : MarkerTables {
       /* A group's instructions are numbered here, not with a call each:
        * they are most of the tree, and hold nothing to descend into. */
       for (const Node *c : n->children)
-         if (c->kind == NodeKind::Alu && c->children.empty() && !c->region_data)
+         if (c->kind == NodeKind::Alu && c->children.empty())
             number(c, inner, rooted);
          else
             scan(c, inner, rooted);
-      if (n->region_data) {
+      /* By kind rather than region_data: the kind shares a node's first
+       * cache line with its children, region_data sits in the last. */
+      if (n->kind == NodeKind::Region) {
          for (const Node *p : n->region().phi)
             scan(p, kNone, false);
          for (const Node *p : n->region().loop_phi)
