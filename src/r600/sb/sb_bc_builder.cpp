@@ -595,7 +595,28 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
          a[k] = uint8_t(k);
       return a;
    }();
-   if (!first_fit(kInOrder.data(), i, end, ports, chosen_))
+   if (end == i + 1) {
+      /* One instruction (most candidates): its first choice that fits,
+       * without the search's bookkeeping. */
+      for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
+         const Choice &ch = choice(i, bs);
+         uint8_t set[3];
+         unsigned nset;
+         if (ch.n == kBad)
+            continue;
+         if (claim_in_place(ch, ports, set, nset)) {
+            chosen_[i] = uint8_t(bs);
+            extended_nonzero_ |= bs != 0;
+            return true;
+         }
+         while (nset)
+            ports[set[--nset]] = -1;
+      }
+      return false;
+   }
+   std::fill(owners_, owners_ + 12, uint16_t(0)); /* the claims held stay put */
+   uint32_t blame;
+   if (!first_fit(kInOrder.data(), i, end, ports, chosen_, blame))
       return false;
    for (unsigned k = i; k < end; k++)
       extended_nonzero_ |= chosen_[k] != 0;
@@ -763,9 +784,19 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
 }
 
 /* SwizzleSearch::place over the accepted instructions in slot order
- * (`order`), claiming in place: the same first legal assignment. */
+ * (`order`), claiming in place: the same first legal assignment.
+ *
+ * With conflict-directed backjumping: a failed choice notes the depths
+ * whose claims hold the port it wanted, and a failed subtree the depths
+ * its failures come from (`blame`).  When that leaves out the depth
+ * whose choice the subtree hangs from, no other choice there can change
+ * the outcome and the search returns at once to the deepest depth that
+ * can.  It skips only subtrees without a legal assignment, in the same
+ * order, so it finds the same first one; depth-first alone could walk
+ * every choice of the instructions in between first (thousands of steps
+ * for some five-instruction groups of big shaders). */
 bool GroupFit::first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t (&ports)[12],
-                         uint8_t *chosen)
+                         uint8_t *chosen, uint32_t &blame)
 {
    if (d == end)
       return true;
@@ -773,19 +804,51 @@ bool GroupFit::first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t
    /* The last instruction (the only one, for most candidates extend()
     * tries) needs no call to find that nothing follows. */
    const bool last = d + 1 == end;
+   const uint16_t self = uint16_t(1u << d);
+   uint32_t why = 0;
    for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
       const Choice &ch = choice(i, bs);
       if (ch.n == kBad)
          continue;
       uint8_t set[3];
-      unsigned nset;
+      unsigned nset = 0;
+      bool ok = true;
+      for (unsigned k = 0; k < ch.n && ok; k++) {
+         const unsigned p = ch.c[k].port;
+         if (ports[p] == -1) {
+            ports[p] = ch.c[k].sel;
+            owners_[p] = self;
+            set[nset++] = uint8_t(p);
+         } else if (ports[p] == ch.c[k].sel) {
+            owners_[p] |= self;
+            set[nset++] = uint8_t(p | kShared);
+         } else {
+            why |= owners_[p] & ~self;
+            ok = false;
+         }
+      }
       chosen[d] = uint8_t(bs);
-      if (claim_in_place(ch, ports, set, nset) &&
-          (last || first_fit(order, d + 1, end, ports, chosen)))
+      uint32_t below = 0;
+      if (ok && (last || first_fit(order, d + 1, end, ports, chosen, below)))
          return true;
-      while (nset)
-         ports[set[--nset]] = -1;
+      while (nset) {
+         const unsigned p = set[--nset];
+         if (p & kShared) {
+            owners_[p & ~kShared] &= uint16_t(~self);
+         } else {
+            ports[p] = -1;
+            owners_[p] = 0;
+         }
+      }
+      if (!ok)
+         continue;
+      if (!(below & self)) {
+         blame = below;
+         return false;
+      }
+      why |= below & ~uint32_t(self);
    }
+   blame = why;
    return false;
 }
 
@@ -822,7 +885,9 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
    } else if (!all_zero_) {
       int16_t ports[12];
       std::fill(ports, ports + 12, int16_t(-1));
-      if (!first_fit(order, 0, n_, ports, searched))
+      std::fill(owners_, owners_ + 12, uint16_t(0));
+      uint32_t blame;
+      if (!first_fit(order, 0, n_, ports, searched, blame))
          return false;
    }
    /* Copied in, not made blank first (resize) and then assigned. */

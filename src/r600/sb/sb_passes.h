@@ -165,7 +165,7 @@ class GroupFit {
    bool search_all(unsigned end, int16_t (&ports)[12]);
    bool search_reduced(unsigned d, unsigned end, int16_t (&ports)[12]);
    bool first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t (&ports)[12],
-                  uint8_t *chosen);
+                  uint8_t *chosen, uint32_t &blame);
 
    ChipClass chip_ = ChipClass::Evergreen;
    const AluGroup *prev_ = nullptr;
@@ -185,6 +185,11 @@ class GroupFit {
    uint8_t made_[kMax];     /* bit bs: choice_[i][bs] is made */
    SwizzleChoice choice_[kMax][6];
    int16_t ports_[12];      /* the claims of one legal assignment */
+   /* first_fit(): per port, the search depths that claim it (a bit
+    * each; none for claims made before the search), and the flag in its
+    * undo list for a port that was claimed already. */
+   uint16_t owners_[12];
+   static constexpr uint8_t kShared = 0x80;
    bool all_zero_ = true;   /* ... which is swizzle 0 for every instruction */
    bool extended_nonzero_ = false; /* extend() took a swizzle other than 0 */
    /* The swizzles of the held assignment, by instruction, when extend()
