@@ -162,13 +162,20 @@ void clean(Shader &sh, ShaderLiveness *after)
    std::vector<LiveSet> cleaned_in(sh.cf.size());
    Sweep sweep{sh, cleaned_in};
    bool swept = false;
-   if (!liveness_sweep(sh, live_out, live_in, {&Sweep::clause, &sweep}, swept)) {
+   /* With back edges, liveness works out every CF's transfer; the
+    * clauses cleaning leaves as they were keep theirs for the second
+    * liveness. */
+   std::vector<LiveTransfer> transfers;
+   if (!liveness_sweep(sh, live_out, live_in, {&Sweep::clause, &sweep}, swept, transfers)) {
       /* Unmodelled CF: keep everything. */
       if (after)
          all_live(sh, *after);
       return;
    }
    bool removed = sweep.removed;
+   std::vector<uint8_t> changed; /* by CF, where not swept (back edges) */
+   if (!swept)
+      changed.assign(sh.cf.size(), 0);
    for (size_t i = 0; i < sh.cf.size(); i++) {
       if (!sh.cf[i].is_alu)
          continue;
@@ -178,7 +185,8 @@ void clean(Shader &sh, ShaderLiveness *after)
          live_in[i] = cleaned_in[i];
       } else {
          live_in[i] = live_out[i];
-         removed |= clean_clause<false>(sh.chip, sh.cf[i].alu, live_in[i], nullptr);
+         changed[i] = clean_clause<false>(sh.chip, sh.cf[i].alu, live_in[i], nullptr);
+         removed |= changed[i];
       }
    }
    if (!after)
@@ -187,8 +195,8 @@ void clean(Shader &sh, ShaderLiveness *after)
       after->known = true;
       after->live_out = std::move(live_out);
       after->live_in = std::move(live_in);
-   } else if (!(after->known =
-                   liveness_from(sh, live_out, live_in, after->live_out, &after->live_in))) {
+   } else if (!(after->known = liveness_from(sh, live_out, live_in, transfers, changed,
+                                             after->live_out, &after->live_in))) {
       all_live(sh, *after); /* cannot happen: the CF is as it was */
    }
 }

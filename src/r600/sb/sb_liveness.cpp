@@ -54,25 +54,25 @@ struct DirectLive {
    void read_all() { live.set(); }
 };
 
-/* A CF instruction's effect: live before = (live after & ~kill) | gen.
- * Worked out once per instruction when there are loops, so the fixpoint's
- * iterations are bitset operations instead of walks over the clauses.  A
- * write (seen backwards) also takes its channel out of gen: nothing
- * before it reads it. */
+/* A CF instruction's transfer (LiveTransfer) as a sink: worked out once
+ * per instruction when there are loops, so the fixpoint's iterations are
+ * bitset operations instead of walks over the clauses.  A write (seen
+ * backwards) also takes its channel out of gen: nothing before it reads
+ * it. */
 struct Transfer {
-   LiveSet kill, gen;
+   LiveTransfer &t;
    void write(unsigned gpr, unsigned chan)
    {
-      set_reg(kill, gpr, chan);
-      reset_reg(gen, gpr, chan);
+      set_reg(t.kill, gpr, chan);
+      reset_reg(t.gen, gpr, chan);
    }
-   void read(unsigned gpr, unsigned chan) { set_reg(gen, gpr, chan); }
+   void read(unsigned gpr, unsigned chan) { set_reg(t.gen, gpr, chan); }
    void write_all(const LiveSet &m)
    {
-      kill |= m;
-      gen &= ~m;
+      t.kill |= m;
+      t.gen &= ~m;
    }
-   void read_all() { gen.set(); }
+   void read_all() { t.gen.set(); }
 };
 
 /* The group walk of sb_local_passes.h tells its steps with the node;
@@ -137,9 +137,18 @@ struct KnownTransfer {
    const std::vector<LiveSet> &out, &in;
 };
 
+/* The transfers of the fixpoint over loops, kept by the caller: `tr`
+ * ends holding every CF's; given `redo` (one flag per CF) and as many
+ * transfers as CFs, only those of the flagged CFs are worked out again. */
+struct KeptTransfers {
+   std::vector<LiveTransfer> &tr;
+   const std::vector<uint8_t> *redo;
+};
+
 bool liveness_impl(const Shader &sh, std::vector<LiveSet> &live_out,
                    std::vector<LiveSet> *live_in_out, const KnownTransfer *known,
-                   const ClauseSweep *sweep = nullptr, bool *swept = nullptr)
+                   const ClauseSweep *sweep = nullptr, bool *swept = nullptr,
+                   const KeptTransfers *kept_tr = nullptr)
 {
    const size_t n = sh.cf.size();
    live_out.assign(n, LiveSet());
@@ -240,9 +249,20 @@ bool liveness_impl(const Shader &sh, std::vector<LiveSet> &live_out,
          *live_in_out = std::move(live_in);
       return true;
    }
-   std::vector<Transfer> tr(n);
-   for (size_t i = 0; i < n; i++)
-      cf_transfer(sh.cf[i], tr[i]);
+   std::vector<LiveTransfer> own;
+   std::vector<LiveTransfer> &tr = kept_tr ? kept_tr->tr : own;
+   const bool reuse = kept_tr && kept_tr->redo && tr.size() == n;
+   if (!reuse)
+      tr.assign(n, LiveTransfer{});
+   for (size_t i = 0; i < n; i++) {
+      if (reuse) {
+         if (!(*kept_tr->redo)[i])
+            continue;
+         tr[i] = LiveTransfer{};
+      }
+      Transfer t{tr[i]};
+      cf_transfer(sh.cf[i], t);
+   }
    bool changed = true;
    while (changed) {
       changed = false;
@@ -271,20 +291,22 @@ bool liveness(const Shader &sh, std::vector<LiveSet> &live_out, std::vector<Live
 }
 
 bool liveness_from(const Shader &sh, const std::vector<LiveSet> &before_out,
-                   const std::vector<LiveSet> &before_in, std::vector<LiveSet> &live_out,
+                   const std::vector<LiveSet> &before_in, std::vector<LiveTransfer> &transfers,
+                   const std::vector<uint8_t> &changed, std::vector<LiveSet> &live_out,
                    std::vector<LiveSet> *live_in)
 {
-   /* With loops the fixpoint works out every CF's transfer up front;
-    * the known ones are not worth telling apart there. */
    const KnownTransfer known{before_out, before_in};
-   return liveness_impl(sh, live_out, live_in, &known);
+   const KeptTransfers kept{transfers, &changed};
+   return liveness_impl(sh, live_out, live_in, &known, nullptr, nullptr, &kept);
 }
 
 bool liveness_sweep(const Shader &sh, std::vector<LiveSet> &live_out,
-                    std::vector<LiveSet> &live_in, const ClauseSweep &sweep, bool &swept)
+                    std::vector<LiveSet> &live_in, const ClauseSweep &sweep, bool &swept,
+                    std::vector<LiveTransfer> &transfers)
 {
    swept = false;
-   return liveness_impl(sh, live_out, &live_in, nullptr, &sweep, &swept);
+   const KeptTransfers kept{transfers, nullptr};
+   return liveness_impl(sh, live_out, &live_in, nullptr, &sweep, &swept, &kept);
 }
 
 bool liveness_or_all(const Shader &sh, std::vector<LiveSet> &live_out,

@@ -19,8 +19,25 @@ struct ClauseSweep {
    void (*clause)(void *ctx, size_t cf, LiveSet &live);
    void *ctx;
 };
+/* A CF instruction's effect on liveness: live before = (live after &
+ * ~kill) | gen.  Where the CF has back edges, liveness() works each CF's
+ * out first and iterates on them; liveness_sweep leaves them in
+ * `transfers` then, for liveness_from. */
+struct LiveTransfer {
+   LiveSet kill, gen;
+};
 bool liveness_sweep(const Shader &sh, std::vector<LiveSet> &live_out,
-                    std::vector<LiveSet> &live_in, const ClauseSweep &sweep, bool &swept);
+                    std::vector<LiveSet> &live_in, const ClauseSweep &sweep, bool &swept,
+                    std::vector<LiveTransfer> &transfers);
+/* liveness() given, for each CF i, a live-out `before_out[i]` and the
+ * live-in `before_in[i]` CF i has from it: CFs whose live-out is still
+ * the same take that live-in instead of being walked.  With back edges,
+ * `transfers` is what liveness_sweep left (or empty), and only the CFs
+ * marked in `changed` (one flag per CF) are walked again. */
+bool liveness_from(const Shader &sh, const std::vector<LiveSet> &before_out,
+                   const std::vector<LiveSet> &before_in, std::vector<LiveTransfer> &transfers,
+                   const std::vector<uint8_t> &changed, std::vector<LiveSet> &live_out,
+                   std::vector<LiveSet> *live_in = nullptr);
 
 /* Backward liveness through an ALU clause, as liveness() and dce_cleanup
  * both step through it.  At the clause end its temporaries (GPR 123-127)

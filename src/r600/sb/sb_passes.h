@@ -61,12 +61,6 @@ struct ShaderLiveness {
    bool known = false;
 };
 bool dce_cleanup(Shader &sh, Diagnostics &diags, ShaderLiveness &after);
-/* liveness() given, for each CF i, a live-out `before_out[i]` and the
- * live-in `before_in[i]` CF i has from it: CFs whose live-out is still
- * the same take that live-in instead of being walked. */
-bool liveness_from(const Shader &sh, const std::vector<LiveSet> &before_out,
-                   const std::vector<LiveSet> &before_in, std::vector<LiveSet> &live_out,
-                   std::vector<LiveSet> *live_in = nullptr);
 
 /* Within each ALU clause, repacks the nodes of every run of non-fixed
  * groups into as few VLIW groups as the slot, read-port, literal and
