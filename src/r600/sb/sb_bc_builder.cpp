@@ -160,17 +160,6 @@ bool claim(const Choice &ch, int16_t (&q)[12])
    return true;
 }
 
-/* claim() on free ports, without filling a table of them: whether no two
- * of a choice's claims want one port for different registers. */
-inline bool claims_alone(const Choice &ch)
-{
-   for (unsigned a = 0; a < ch.n; a++)
-      for (unsigned b = a + 1; b < ch.n; b++)
-         if (ch.c[a].port == ch.c[b].port && ch.c[a].sel != ch.c[b].sel)
-            return false;
-   return true;
-}
-
 /* Every GPR operand claims a port of its channel (one per cycle, three)
  * under any swizzle, and a port holds one register: a group reading more
  * than three registers on one channel fits under none.  Groups that fail
@@ -546,7 +535,6 @@ void GroupFit::start(ChipClass chip, const AluGroup *prev, const GroupNode *prev
    forwarded_ = false;
    fwd_fits_ = true;
    all_zero_ = true;
-   greedy_ = true;
    std::fill(ports_, ports_ + 12, int16_t(-1));
 }
 
@@ -586,7 +574,9 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
  * returned).  The swizzles taken are left in chosen_[i, end), and whether
  * one is other than 0 in extended_nonzero_: finish() takes them as they
  * are where it can (see there) and searches again elsewhere.  Inline in
- * try_add, its only caller, which runs it for almost every try. */
+ * try_add, its only caller, which runs it for almost every try (and for
+ * the whole group, i = 0, when the candidate does not fit around the
+ * held assignment). */
 [[gnu::always_inline]] inline bool GroupFit::extend(unsigned i, unsigned end, int16_t (&ports)[12])
 {
    static constexpr std::array<uint8_t, kMax> kInOrder = [] {
@@ -621,76 +611,6 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
    for (unsigned k = i; k < end; k++)
       extended_nonzero_ |= chosen_[k] != 0;
    return true;
-}
-
-/* Does claim set a hold all of b's claims?  Inline: search_all compares
- * every pair of an instruction's choices. */
-inline bool claims_cover(const Choice &a, const Choice &b)
-{
-   for (unsigned k = 0; k < b.n; k++) {
-      bool found = false;
-      for (unsigned j = 0; j < a.n && !found; j++)
-         found = a.c[j].port == b.c[k].port && a.c[j].sel == b.c[k].sel;
-      if (!found)
-         return false;
-   }
-   return true;
-}
-
-/* The whole group [0, end) from no claims.  Mostly run for candidates
- * that do not fit, where every assignment is tried: swizzles whose claims
- * include another's (the same claims, often: an operand that is no GPR
- * frees its cycle) can never fit where that one does not, so only the
- * minimal claim sets are searched, fewest choices first. */
-bool GroupFit::search_all(unsigned end, int16_t (&ports)[12])
-{
-   for (unsigned i = 0; i < end; i++) {
-      Choice valid[6];
-      unsigned nvalid = 0;
-      for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
-         const Choice &ch = choice(i, bs);
-         if (ch.n != kBad && claims_alone(ch))
-            valid[nvalid++] = ch;
-      }
-      nreduced_[i] = 0;
-      for (unsigned j = 0; j < nvalid; j++) {
-         bool covered = false;
-         for (unsigned k = 0; k < nvalid && !covered; k++)
-            covered = k != j && claims_cover(valid[j], valid[k]) &&
-                      (k < j || !claims_cover(valid[k], valid[j]));
-         if (!covered)
-            reduced_[i][nreduced_[i]++] = valid[j];
-      }
-      if (!nreduced_[i])
-         return false;
-      order_[i] = uint8_t(i);
-   }
-   /* Fewest choices first, stable: by insertion (std::stable_sort takes a
-    * heap buffer, for a few bytes). */
-   for (unsigned k = 1; k < end; k++) {
-      const uint8_t x = order_[k];
-      unsigned d = k;
-      for (; d > 0 && nreduced_[order_[d - 1]] > nreduced_[x]; d--)
-         order_[d] = order_[d - 1];
-      order_[d] = x;
-   }
-   return search_reduced(0, end, ports);
-}
-
-bool GroupFit::search_reduced(unsigned d, unsigned end, int16_t (&ports)[12])
-{
-   if (d == end)
-      return true;
-   const unsigned i = order_[d];
-   for (unsigned c = 0; c < nreduced_[i]; c++) {
-      uint8_t set[3];
-      unsigned nset;
-      if (claim_in_place(reduced_[i][c], ports, set, nset) && search_reduced(d + 1, end, ports))
-         return true;
-      while (nset)
-         ports[set[--nset]] = -1;
-   }
-   return false;
 }
 
 bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
@@ -742,22 +662,27 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
        * group again, which is what materialize() decides on. */
       int16_t ports[12];
       bool all_zero = all_zero_;
-      bool greedy = greedy_;
       if (ok) {
          std::memcpy(ports, ports_, sizeof ports);
          extended_nonzero_ = false;
          ok = extend(unsigned(old), unsigned(total), ports);
          all_zero = all_zero && !extended_nonzero_;
          if (!ok && channels_fit(ins_, ops_, unsigned(total))) {
+            /* The first legal assignment of the whole group in the same
+             * order, if there is one (the search is complete); a failed
+             * search leaves the held swizzles as they were. */
             std::fill(ports, ports + 12, int16_t(-1));
-            ok = search_all(unsigned(total), ports);
-            all_zero = false; /* some assignment, not known which */
-            greedy = false;
+            uint8_t held[kMax];
+            std::memcpy(held, chosen_, sizeof held);
+            extended_nonzero_ = false;
+            ok = extend(0, unsigned(total), ports);
+            all_zero = !extended_nonzero_;
+            if (!ok)
+               std::memcpy(chosen_, held, sizeof held);
          }
       }
       if (ok) {
          all_zero_ = all_zero;
-         greedy_ = greedy;
          std::memcpy(ports_, ports, sizeof ports);
          std::memcpy(cfile_, cfile, sizeof cfile);
          std::memcpy(lits_, lits, sizeof lits);
@@ -874,13 +799,14 @@ bool GroupFit::finish(const AluClause &cl, std::span<const uint32_t> nodes, AluG
    uint8_t searched[kMax] = {}; /* swizzle 0 everywhere unless searched */
    const uint8_t *chosen = searched;
    /* The search's first try is swizzle 0 everywhere: when that is the
-    * assignment held, it is the answer.  An assignment extend() built
-    * step by step, each step the first legal one around the steps
-    * before, is the first legal one of the whole group in that order
-    * (one that comes before it would have been found at the first step
-    * where the two differ, its part up to that step being legal too): the
-    * answer when that order is slot order. */
-   if (!all_zero_ && greedy_ && in_order) {
+    * assignment held, it is the answer.  The held assignment is the
+    * first legal one of the whole group in the order the instructions
+    * came: try_add searched the whole group in that order, or extend()
+    * built it step by step, each step the first legal one around the
+    * steps before (one that comes before it would have been found at the
+    * first step where the two differ, its part up to that step being
+    * legal too).  It is the answer when that order is slot order. */
+   if (!all_zero_ && in_order) {
       chosen = chosen_;
    } else if (!all_zero_) {
       int16_t ports[12];

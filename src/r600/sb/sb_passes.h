@@ -156,8 +156,6 @@ class GroupFit {
  private:
    const SwizzleChoice &choice(unsigned i, unsigned bs);
    bool extend(unsigned i, unsigned end, int16_t (&ports)[12]);
-   bool search_all(unsigned end, int16_t (&ports)[12]);
-   bool search_reduced(unsigned d, unsigned end, int16_t (&ports)[12]);
    bool first_fit(const uint8_t *order, unsigned d, unsigned end, int16_t (&ports)[12],
                   uint8_t *chosen, uint32_t &blame);
 
@@ -186,16 +184,9 @@ class GroupFit {
    static constexpr uint8_t kShared = 0x80;
    bool all_zero_ = true;   /* ... which is swizzle 0 for every instruction */
    bool extended_nonzero_ = false; /* extend() took a swizzle other than 0 */
-   /* The swizzles of the held assignment, by instruction, when extend()
-    * built all of it (greedy_): then it is the first legal assignment in
-    * the order the instructions were added. */
+   /* The swizzles of the held assignment, by instruction: the first
+    * legal assignment in the order the instructions were added. */
    uint8_t chosen_[kMax];
-   bool greedy_ = true;
-   /* search_all(): the choices that matter of each instruction, and the
-    * order the instructions are searched in. */
-   SwizzleChoice reduced_[kMax][6];
-   uint8_t nreduced_[kMax];
-   uint8_t order_[kMax];
    AluGroup scratch_;       /* the retry without PV/PS */
 };
 
