@@ -60,12 +60,14 @@ using Line = std::pair<unsigned, unsigned>; /* (bank, constant / 16) */
 using LineSet = std::vector<Line>;
 
 /* By variable (those with a value_base entry): the highest version
- * has_id accepts (-1: none), the register of its version 0 (when it has
- * one: alloc_.reg at its value_base), and whether it is a GPR or Temp. */
+ * has_id accepts (-1: none), the same for a GPR or Temp variable and -1
+ * for any other (reg_var's one test of a version, not a kind test and
+ * a version test), and the register of its version 0 (when it has one:
+ * alloc_.reg at its value_base). */
 struct VarIds {
    int64_t max_version = -1;
+   int64_t reg_max_version = -1;
    const RegAssign *regs = nullptr;
-   bool reg_kind = false;
 };
 
 /* Finalizer's lists (room for a clause's 128 groups, tens of kilobytes),
@@ -94,27 +96,35 @@ class Finalizer : FinalizerTables {
       /* has_id's bounds per variable, worked out once: it is asked for
        * every operand. */
       const size_t n = std::min(sh.vars.size(), sh.value_base.size());
-      /* The sizes in locals: stores to the table could otherwise alias
-       * them, and they would be loaded again for every variable. */
+      /* The sizes, lists and flag in locals: stores to the table could
+       * otherwise alias them, and they would be loaded again for every
+       * variable. */
       const size_t nreg = alloc.reg.size(), ncount = sh.version_count.size();
+      const Var *vars = sh.vars.data();
+      const auto *value_base = sh.value_base.data();
+      const auto *version_count = sh.version_count.data();
+      const RegAssign *regs = alloc.reg.data();
+      bool exec = false;
       var_ids_.clear();
       var_ids_.resize(n);
       for (size_t v = 0; v < n; v++) {
          VarIds &ids = var_ids_[v];
-         const VarKind k = sh.vars[v].kind;
-         ids.reg_kind = k == VarKind::Gpr || k == VarKind::Temp;
-         exec_vars_ |= k == VarKind::ExecMask;
-         const size_t base = sh.value_base[v];
+         const VarKind k = vars[v].kind;
+         exec |= k == VarKind::ExecMask;
+         const size_t base = value_base[v];
          if (base >= nreg)
             continue; /* no version has an id */
          int64_t top = int64_t(nreg - 1 - base);
          if (v < ncount)
-            top = std::min(top, int64_t(sh.version_count[v]));
+            top = std::min(top, int64_t(version_count[v]));
          ids.max_version = top;
-         ids.regs = alloc.reg.data() + base;
+         if (k == VarKind::Gpr || k == VarKind::Temp)
+            ids.reg_max_version = top;
+         ids.regs = regs + base;
       }
       for (size_t v = n; v < sh.vars.size(); v++) /* none numbered: rare */
-         exec_vars_ |= sh.vars[v].kind == VarKind::ExecMask;
+         exec |= vars[v].kind == VarKind::ExecMask;
+      exec_vars_ = exec;
       ids_ = var_ids_;
    }
    ~Finalizer()
@@ -135,12 +145,13 @@ class Finalizer : FinalizerTables {
    }
 
    /* Bad trees (stale numbering, foreign values) must not index out of
-    * range: such values have no id and no register. */
+    * range: such values have no id and no register.  A negative var
+    * becomes a size_t above any table's size: one test for both ends. */
    bool has_id(const Value &v) const
    {
       /* A known variable at a version within its count whose value_id
        * is inside the allocation (ids_). */
-      return v.kind == ValueKind::Var && v.var >= 0 && size_t(v.var) < ids_.size() &&
+      return v.kind == ValueKind::Var && size_t(v.var) < ids_.size() &&
              int64_t(v.version) <= ids_[v.var].max_version;
    }
    std::string name(const Value &v) const
@@ -158,16 +169,15 @@ class Finalizer : FinalizerTables {
    {
       return has_id(v) ? alloc_.reg[sh_.value_id(v)] : RegAssign{};
    }
-   bool is_reg_var(const Value &v) const { return has_id(v) && ids_[v.var].reg_kind; }
-   /* The register of v when is_reg_var(v), else null: one lookup of its
-    * variable for both, as every operand asks. */
+   bool is_reg_var(const Value &v) const { return reg_var(v) != nullptr; }
+   /* The register of v when it has an id and is a GPR or Temp, else null:
+    * one lookup of its variable for both, as every operand asks. */
    const RegAssign *reg_var(const Value &v) const
    {
-      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= ids_.size())
+      if (v.kind != ValueKind::Var || size_t(v.var) >= ids_.size())
          return nullptr;
       const VarIds &ids = ids_[v.var];
-      return ids.reg_kind && int64_t(v.version) <= ids.max_version ? ids.regs + v.version
-                                                                   : nullptr;
+      return int64_t(v.version) <= ids.reg_max_version ? ids.regs + v.version : nullptr;
    }
 
    bool check_values(const Node *n);
