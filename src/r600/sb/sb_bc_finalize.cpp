@@ -431,14 +431,16 @@ bool Finalizer::emit_group(const Node *gn)
       for (size_t i = 0; i < n && w == n; i++)
          if (!done[i] && singles[i].instrs[0].dst.write && !singles[i].instrs[0].dst.rel)
             w = i;
-      if (w == n || scratch_gpr_ + deferred >= kMaxGpr)
+      const unsigned scratch = scratch_gpr() + deferred;
+      if (w == n || scratch >= kMaxGpr)
          return fail("a group swaps registers and no scratch register is free");
       AluInstr &wi = singles[w].instrs[0];
       PGroup fix;
-      AluInstr mov = alu_mov(wi.dst.gpr, wi.dst.chan, scratch_gpr_ + deferred);
+      AluInstr mov = alu_mov(wi.dst.gpr, wi.dst.chan, scratch);
       fix.instrs.push_back(mov);
       fixups.push_back(std::move(fix));
-      wi.dst.gpr = uint8_t(scratch_gpr_ + deferred++);
+      wi.dst.gpr = uint8_t(scratch);
+      deferred++;
       for (size_t r = 0; r < n; r++)
          before[r * n + w] = 0;
    }
@@ -451,6 +453,19 @@ bool Finalizer::emit_group(const Node *gn)
       if (!add_group(std::move(f)))
          return false;
    return true;
+}
+
+unsigned Finalizer::scratch_gpr() const
+{
+   if (scratch_gpr_ < 0) {
+      int top = -1;
+      for (const RegAssign &r : alloc_.reg)
+         top = std::max(top, int(r.gpr));
+      for (const RelArray &r : sh_.arrays)
+         top = std::max(top, int(r.first + r.count) - 1);
+      scratch_gpr_ = top + 1;
+   }
+   return unsigned(scratch_gpr_);
 }
 
 AluInstr Finalizer::alu_mov(unsigned gpr, unsigned chan, unsigned from) const
@@ -478,8 +493,9 @@ std::optional<std::vector<AluGroup>> Finalizer::port_copies(decltype(AluGroup::i
     * every group that no swizzle serves, through r0_port_slots. */
    static constexpr unsigned kSrc1[] = {1}, kSrc0[] = {0}, kBoth[] = {0, 1};
    static constexpr std::span<const unsigned> kTries[] = {kSrc1, kSrc0, kBoth};
+   const unsigned first_scratch = scratch_gpr();
    for (const std::span<const unsigned> ks : kTries) {
-      if (scratch_gpr_ + ks.size() > kMaxGpr)
+      if (first_scratch + ks.size() > kMaxGpr)
          continue;
       decltype(AluGroup::instrs) trial = instrs;
       std::vector<AluGroup> copies;
@@ -487,7 +503,7 @@ std::optional<std::vector<AluGroup>> Finalizer::port_copies(decltype(AluGroup::i
       bool ok = true;
       for (AluInstr &in : trial) {
          for (size_t i = 0; i < ks.size() && ok; i++) {
-            const unsigned k = ks[i], scratch = scratch_gpr_ + unsigned(i);
+            const unsigned k = ks[i], scratch = first_scratch + unsigned(i);
             if (k >= alu_op_info(in.op).num_src || in.src[k].sel > kSrcGPRLast)
                continue;
             if (in.src[k].rel || in.slot > kSlotW) {
@@ -842,12 +858,6 @@ bool Finalizer::run()
       return fail("allocation does not cover every value");
    if (!check_values(sh_.root))
       return false;
-   int top = -1;
-   for (const RegAssign &r : alloc_.reg)
-      top = std::max(top, int(r.gpr));
-   for (const RelArray &r : sh_.arrays)
-      top = std::max(top, int(r.first + r.count) - 1);
-   scratch_gpr_ = unsigned(top + 1);
    /* A clause has at most 128 slots, so at most 128 groups wait for it:
     * room for them once per thread (FinalizerTables), not regrown (moving every
     * group) per compile. */

@@ -203,8 +203,11 @@ class Finalizer : FinalizerTables {
    std::optional<std::vector<AluGroup>> port_copies(decltype(AluGroup::instrs) &instrs) const;
    bool may_precede(const Node *alu, std::span<const Node *const> cfs) const;
    /* First register above everything allocated: scratch for breaking a
-    * register swap inside one group. */
-   unsigned scratch_gpr_ = 0;
+    * register swap inside one group and for port_copies.  Found when first
+    * asked (a look at every value's register), which most shaders never
+    * are; -1 until then. */
+   unsigned scratch_gpr() const;
+   mutable int scratch_gpr_ = -1;
    bool flush(CfOp op);
    bool emit_fetch(const Node *n);
    bool emit_export(const Node *n);
