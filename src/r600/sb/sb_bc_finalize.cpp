@@ -107,6 +107,25 @@ void sort_by_slot(PGroup &g)
       k.instr = uint8_t(pos[k.instr]);
 }
 
+/* Whether g is one vector-slot instruction none of whose operand slots
+ * (unused ones hold GPR 0 after build_instr) reads a constant port: most
+ * groups here.  assign_bank_swizzles can give such a group only swizzle 0
+ * (a vector instruction reads each operand in its own cycle; only the
+ * constant ports could run out), so it is not searched. */
+bool vector_swizzle_zero(ChipClass chip, const PGroup &g)
+{
+   if (g.instrs.size() != 1 || g.instrs[0].slot == kSlotT)
+      return false;
+   for (const AluSrc &s : g.instrs[0].src) {
+      if (s.sel <= kSrcGPRLast)
+         continue; /* most: no kind lookup */
+      const SrcKind k = src_kind(chip, s.sel);
+      if (k == SrcKind::KCache || k == SrcKind::ConstFile)
+         return false;
+   }
+   return true;
+}
+
 } // namespace
 
 bool Finalizer::operand(const Value &v, PGroup &g, unsigned instr, unsigned k, AluSrc &s)
@@ -612,7 +631,12 @@ bool Finalizer::commit()
       /* flush() changes only kcache selectors before assigning swizzles,
        * and there are none: its search would give this same result.  A
        * failed one (rare) leaves nothing that matters: searched again. */
-      gp->swizzled = assign_bank_swizzles(chip_, gp->instrs);
+      if (vector_swizzle_zero(chip_, *gp)) {
+         gp->instrs[0].bank_swizzle = 0;
+         gp->swizzled = true;
+      } else {
+         gp->swizzled = assign_bank_swizzles(chip_, gp->instrs);
+      }
       if (!gp->swizzled)
          gp->port_slots = r0_port_slots(*gp);
    } else {
