@@ -407,7 +407,8 @@ bool Finalizer::emit_group(const Node *gn)
    singles = moved;
    std::vector<size_t> &order = order_;
    order.clear();
-   std::vector<PGroup> fixups, rest;
+   std::vector<PGroup> fixups;
+   SmallVector<const PGroup *, 5> rest; /* kept whole (below), read in place */
    unsigned deferred = 0;
    while (order.size() + rest.size() < n) {
       size_t pick = n;
@@ -431,17 +432,17 @@ bool Finalizer::emit_group(const Node *gn)
        * emitted before it, so only constraints inside it remain, which VLIW
        * keeps.  Otherwise one instruction writes a scratch register first
        * and a MOV puts the result in place after the group. */
-      std::vector<AluInstr> left;
+      decltype(AluGroup::instrs) left; /* a group's few: no allocation */
       bool consts = false;
       for (size_t i = 0; i < n; i++)
          if (!done[i]) {
             left.push_back(singles[i].instrs[0]);
             consts = consts || !singles[i].krefs.empty();
          }
-      if (!consts && whole_fits(left)) {
+      if (!consts && whole_fits(std::move(left))) {
          for (size_t i = 0; i < n; i++)
             if (!done[i]) {
-               rest.push_back(std::move(singles[i]));
+               rest.push_back(&singles[i]);
                done[i] = true;
             }
          break;
@@ -466,7 +467,7 @@ bool Finalizer::emit_group(const Node *gn)
    for (size_t pick : order)
       if (!self_copy(singles[pick]) && !add_group(std::move(singles[pick])))
          return false;
-   if (!rest.empty() && !emit_whole(std::move(rest)))
+   if (!rest.empty() && !emit_whole({rest.data(), rest.size()}))
       return false;
    for (PGroup &f : fixups)
       if (!add_group(std::move(f)))
@@ -565,7 +566,7 @@ bool Finalizer::whole_slot(AluInstr &in, unsigned &used) const
 
 /* Whether the instructions can share one group on their channels' slots
  * (or trans) with a legal bank swizzle. */
-bool Finalizer::whole_fits(std::vector<AluInstr> instrs) const
+bool Finalizer::whole_fits(decltype(AluGroup::instrs) instrs) const
 {
    unsigned used = 0;
    for (AluInstr &in : instrs)
@@ -580,11 +581,12 @@ bool Finalizer::whole_fits(std::vector<AluInstr> instrs) const
  * cannot be split without a temporary: it stays one group, each
  * instruction on the slot of its channel (or trans), which keeps the VLIW
  * semantics exactly. */
-bool Finalizer::emit_whole(std::vector<PGroup> singles)
+bool Finalizer::emit_whole(std::span<const PGroup *const> singles)
 {
    PGroup g;
    unsigned used = 0;
-   for (PGroup &s : singles) {
+   for (const PGroup *sp : singles) {
+      const PGroup &s = *sp;
       AluInstr in = s.instrs[0];
       if (!whole_slot(in, used))
          return fail("a group swaps registers and cannot be kept whole on its channels");
