@@ -409,6 +409,7 @@ bool Finalizer::emit_group(const Node *gn)
    order.clear();
    std::vector<PGroup> fixups;
    SmallVector<const PGroup *, 5> rest; /* kept whole (below), read in place */
+   decltype(AluGroup::instrs) whole; /* their instructions as whole_fits left them */
    unsigned deferred = 0;
    while (order.size() + rest.size() < n) {
       size_t pick = n;
@@ -432,14 +433,14 @@ bool Finalizer::emit_group(const Node *gn)
        * emitted before it, so only constraints inside it remain, which VLIW
        * keeps.  Otherwise one instruction writes a scratch register first
        * and a MOV puts the result in place after the group. */
-      decltype(AluGroup::instrs) left; /* a group's few: no allocation */
       bool consts = false;
+      whole.clear();
       for (size_t i = 0; i < n; i++)
          if (!done[i]) {
-            left.push_back(singles[i].instrs[0]);
+            whole.push_back(singles[i].instrs[0]);
             consts = consts || !singles[i].krefs.empty();
          }
-      if (!consts && whole_fits(std::move(left))) {
+      if (!consts && whole_fits(whole)) {
          for (size_t i = 0; i < n; i++)
             if (!done[i]) {
                rest.push_back(&singles[i]);
@@ -467,7 +468,7 @@ bool Finalizer::emit_group(const Node *gn)
    for (size_t pick : order)
       if (!self_copy(singles[pick]) && !add_group(std::move(singles[pick])))
          return false;
-   if (!rest.empty() && !emit_whole({rest.data(), rest.size()}))
+   if (!rest.empty() && !emit_whole({rest.data(), rest.size()}, whole))
       return false;
    for (PGroup &f : fixups)
       if (!add_group(std::move(f)))
@@ -565,8 +566,9 @@ bool Finalizer::whole_slot(AluInstr &in, unsigned &used) const
 }
 
 /* Whether the instructions can share one group on their channels' slots
- * (or trans) with a legal bank swizzle. */
-bool Finalizer::whole_fits(decltype(AluGroup::instrs) instrs) const
+ * (or trans) with a legal bank swizzle: instrs are left on those slots, in
+ * slot order, with the swizzles found. */
+bool Finalizer::whole_fits(decltype(AluGroup::instrs) &instrs) const
 {
    unsigned used = 0;
    for (AluInstr &in : instrs)
@@ -581,7 +583,8 @@ bool Finalizer::whole_fits(decltype(AluGroup::instrs) instrs) const
  * cannot be split without a temporary: it stays one group, each
  * instruction on the slot of its channel (or trans), which keeps the VLIW
  * semantics exactly. */
-bool Finalizer::emit_whole(std::span<const PGroup *const> singles)
+bool Finalizer::emit_whole(std::span<const PGroup *const> singles,
+                           const decltype(AluGroup::instrs) &swizzled)
 {
    PGroup g;
    unsigned used = 0;
@@ -610,6 +613,12 @@ bool Finalizer::emit_whole(std::span<const PGroup *const> singles)
       g.instrs.push_back(in);
    }
    sort_by_slot(g); /* slots are distinct here (whole_slot) */
+   /* whole_fits searched these very instructions, on the same slots in the
+    * same order (the literal indices it saw unmerged read no port): its
+    * swizzles stand, and commit() does not search again. */
+   for (size_t i = 0; i < g.instrs.size(); i++)
+      g.instrs[i].bank_swizzle = swizzled[i].bank_swizzle;
+   g.swizzled = true;
    return add_group(std::move(g));
 }
 
@@ -633,7 +642,9 @@ bool Finalizer::commit()
       /* flush() changes only kcache selectors before assigning swizzles,
        * and there are none: its search would give this same result.  A
        * failed one (rare) leaves nothing that matters: searched again. */
-      if (vector_swizzle_zero(chip_, *gp)) {
+      if (gp->swizzled) {
+         /* emit_whole's group: whole_fits found its swizzles */
+      } else if (vector_swizzle_zero(chip_, *gp)) {
          gp->instrs[0].bank_swizzle = 0;
          gp->swizzled = true;
       } else {

@@ -196,8 +196,9 @@ class Finalizer : FinalizerTables {
    /* Adds the first staged group (pending_[npend_]) to the pending clause,
     * flushing the clause first when it would not fit. */
    bool commit();
-   bool emit_whole(std::span<const PGroup *const> singles);
-   bool whole_fits(decltype(AluGroup::instrs) instrs) const;
+   bool emit_whole(std::span<const PGroup *const> singles,
+                   const decltype(AluGroup::instrs) &swizzled);
+   bool whole_fits(decltype(AluGroup::instrs) &instrs) const;
    bool whole_slot(AluInstr &in, unsigned &used) const;
    AluInstr alu_mov(unsigned gpr, unsigned chan, unsigned from) const;
    std::optional<std::vector<AluGroup>> port_copies(decltype(AluGroup::instrs) &instrs) const;
