@@ -329,8 +329,11 @@ bool Finalizer::emit_group(const Node *gn)
          return false;
       return true;
    };
-   /* Adds the staged singles in their order, a self-copy dropped. */
-   auto commit_staged = [&]() {
+   /* Adds the staged singles in their order, a self-copy dropped.  Inline
+    * at its three uses (GNU syntax: C++20 has no attribute place for a
+    * lambda's operator()): as a call of its own, its frame cost more than
+    * its loop for the one single most groups are. */
+   auto commit_staged = [&]() __attribute__((always_inline)) {
       for (size_t j = 0; j < n; j++) {
          if (self_copy(pending_[npend_]))
             pending_.erase(pending_.begin() + std::ptrdiff_t(npend_));
