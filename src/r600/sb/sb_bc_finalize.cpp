@@ -107,23 +107,26 @@ void sort_by_slot(PGroup &g)
       k.instr = uint8_t(pos[k.instr]);
 }
 
-/* Whether g is one vector-slot instruction none of whose operand slots
- * (unused ones hold GPR 0 after build_instr) reads a constant port: most
- * groups here.  assign_bank_swizzles can give such a group only swizzle 0
- * (a vector instruction reads each operand in its own cycle; only the
- * constant ports could run out), so it is not searched. */
+/* Whether g is one vector-slot instruction reading at most two constants
+ * through the constant ports: its kcache operands (krefs; their selectors
+ * are still R0 placeholders) and any kcache or constant-file selector among
+ * its operand slots (unused ones hold GPR 0 after build_instr).  Most
+ * groups here are.  assign_bank_swizzles can give such a group only
+ * swizzle 0, whatever selectors flush() gives its constants: a vector
+ * instruction reads each operand in its own cycle, and two constant pairs
+ * fit the constant ports of every chip (two from R700 on, four on R600). */
 bool vector_swizzle_zero(ChipClass chip, const PGroup &g)
 {
-   if (g.instrs.size() != 1 || g.instrs[0].slot == kSlotT)
+   if (g.instrs.size() != 1 || g.instrs[0].slot == kSlotT || g.krefs.size() > 2)
       return false;
+   unsigned consts = unsigned(g.krefs.size());
    for (const AluSrc &s : g.instrs[0].src) {
       if (s.sel <= kSrcGPRLast)
          continue; /* most: no kind lookup */
       const SrcKind k = src_kind(chip, s.sel);
-      if (k == SrcKind::KCache || k == SrcKind::ConstFile)
-         return false;
+      consts += k == SrcKind::KCache || k == SrcKind::ConstFile;
    }
-   return true;
+   return consts <= 2;
 }
 
 } // namespace
@@ -641,18 +644,16 @@ bool Finalizer::commit()
     * against the clause's 128 slots now, or the clause may overflow (a
     * kcache operand is still a placeholder read of R0 here, which can only
     * overestimate them). */
-   if (gp->krefs.empty()) {
+   if (gp->swizzled) {
+      /* emit_whole's group: whole_fits found its swizzles */
+   } else if (vector_swizzle_zero(chip_, *gp)) {
+      gp->instrs[0].bank_swizzle = 0;
+      gp->swizzled = true;
+   } else if (gp->krefs.empty()) {
       /* flush() changes only kcache selectors before assigning swizzles,
        * and there are none: its search would give this same result.  A
        * failed one (rare) leaves nothing that matters: searched again. */
-      if (gp->swizzled) {
-         /* emit_whole's group: whole_fits found its swizzles */
-      } else if (vector_swizzle_zero(chip_, *gp)) {
-         gp->instrs[0].bank_swizzle = 0;
-         gp->swizzled = true;
-      } else {
-         gp->swizzled = assign_bank_swizzles(chip_, gp->instrs);
-      }
+      gp->swizzled = assign_bank_swizzles(chip_, gp->instrs);
       if (!gp->swizzled)
          gp->port_slots = r0_port_slots(*gp);
    } else {
