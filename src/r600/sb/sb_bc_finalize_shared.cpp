@@ -7,6 +7,7 @@
  * already had (bc_finalize's round-trip tests).
  */
 #include <algorithm>
+#include <array>
 #include <string_view>
 #include <vector>
 
@@ -31,35 +32,34 @@ int operand_const_sel(const Value &v)
 namespace {
 
 /* What alu_group_is_fixed asks of an op, by op: asked for every
- * instruction of every group by gvn, RA and bc_finalize, so computed once
- * per op (the name tests and slot lookups were most of the cost). */
+ * instruction of every group by gvn, if_conversion, gcm and bc_finalize,
+ * so tabulated.  constexpr (from the ISA tables, as RA's kAluFixedOps): a
+ * function-local table cost each call a guard test, and the registers its
+ * cold initialisation needed were saved and restored every time. */
 enum : uint8_t {
    kOpFixesGroup = 1,       /* keeps its group fixed, whatever its operands */
    kOpReplicatedTrans = 2,  /* Cayman runs it replicated over x..z(w) (no trans slot) */
 };
 
-const uint8_t *op_group_traits()
-{
-   static const std::vector<uint8_t> table = [] {
-      const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
-                               AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
-      const unsigned multi = kSlot4 | kSlotXY | kSlotZW;
-      std::vector<uint8_t> t(kNumAluOps);
-      for (unsigned o = 0; o < kNumAluOps; o++) {
-         const std::string_view name = alu_op_name(AluOp(o));
-         const unsigned cayman = alu_slots(ChipClass::Cayman, AluOp(o));
-         const bool fixes = (alu_op_info(AluOp(o)).flags & special) ||
-                            (alu_slots(ChipClass::Evergreen, AluOp(o)) & multi) ||
-                            (cayman & multi) || AluOp(o) == AluOp::ALU_NOP ||
-                            name.starts_with("LDS") || name.starts_with("GDS") ||
-                            name.starts_with("SET_CF_IDX");
-         const bool replicated = (cayman & kSlotS) && !(cayman & kSlotV);
-         t[o] = uint8_t((fixes ? kOpFixesGroup : 0) | (replicated ? kOpReplicatedTrans : 0));
-      }
-      return t;
-   }();
-   return table.data();
-}
+constexpr std::array<uint8_t, kNumAluOps> kOpGroupTraits = [] {
+   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
+                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
+   const unsigned multi = kSlot4 | kSlotXY | kSlotZW;
+   std::array<uint8_t, kNumAluOps> t{};
+   for (unsigned o = 0; o < kNumAluOps; o++) {
+      const AluOpInfo &info = kAluOpInfo[o]; /* alu_op_info is not constexpr */
+      const std::string_view name = info.name;
+      const unsigned cayman = info.slots[chip_index(ChipClass::Cayman)];
+      const bool fixes = (info.flags & special) ||
+                         (info.slots[chip_index(ChipClass::Evergreen)] & multi) ||
+                         (cayman & multi) || AluOp(o) == AluOp::ALU_NOP ||
+                         name.starts_with("LDS") || name.starts_with("GDS") ||
+                         name.starts_with("SET_CF_IDX");
+      const bool replicated = (cayman & kSlotS) && !(cayman & kSlotV);
+      t[o] = uint8_t((fixes ? kOpFixesGroup : 0) | (replicated ? kOpReplicatedTrans : 0));
+   }
+   return t;
+}();
 
 } // namespace
 
@@ -68,13 +68,12 @@ bool alu_group_is_fixed(const Node *group)
    /* Keep in sync with RA (sb_ra.h): values defined in a fixed group keep
     * the channel of their slot. */
    const auto &children = group->children;
-   const uint8_t *op_traits = op_group_traits(); /* once: no guard per instruction */
    for (size_t i = 0; i < children.size(); i++) {
       const Node *a = children[i];
       if (a->kind != NodeKind::Alu || !a->alu)
          return true; /* bc_finalize's emit_group checks only fixed groups for this */
       const AluInstr &in = *a->alu;
-      const uint8_t traits = op_traits[unsigned(in.op)];
+      const uint8_t traits = kOpGroupTraits[unsigned(in.op)];
       if (traits & kOpFixesGroup)
          return true;
       /* Or-ed, not ||: plain fields, so one test of all five rather than
