@@ -80,12 +80,8 @@ bool alu_group_is_fixed(const Node *group)
        * five branches, for every instruction of every group. */
       if (in.pred_sel | in.index_mode | in.update_exec_mask | in.update_pred | in.fog_merge)
          return true;
-      for (const Value &v : a->src)
-         if (v.kind == ValueKind::Rel)
-            return true;
-      for (const Value &v : a->dst)
-         if (v.kind == ValueKind::Rel)
-            return true;
+      if (has_rel_operand(a))
+         return true;
       /* A second replicated op of the same kind: the earlier instructions
        * (all ALU, or we had returned) are at most the group's few slots. */
       if (traits & kOpReplicatedTrans)

@@ -244,13 +244,7 @@ inline bool alu_fixes_group(const uint8_t *ops, const Node *a)
        in->fog_merge | (in->index_mode != 0) | in->src[0].rel | in->src[1].rel |
        in->src[2].rel)
       return true;
-   for (const Value &d : a->dst)
-      if (d.kind == ValueKind::Rel)
-         return true;
-   for (const Value &s : a->src)
-      if (s.kind == ValueKind::Rel)
-         return true;
-   return false;
+   return has_rel_operand(a);
 }
 
 /* A superset of bc_finalize's alu_group_is_fixed (sb_region_passes.h):

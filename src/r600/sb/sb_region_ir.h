@@ -242,6 +242,20 @@ struct Node {
 };
 static_assert(sizeof(Node) <= 256, "a Node should stay four cache lines");
 
+/* Whether an instruction reads or writes a relative-addressed value: a
+ * GPR array access, which keeps its group fixed (alu_group_is_fixed, RA's
+ * alu_fixes_group). */
+inline bool has_rel_operand(const Node *n)
+{
+   for (const Value &d : n->dst)
+      if (d.kind == ValueKind::Rel)
+         return true;
+   for (const Value &s : n->src)
+      if (s.kind == ValueKind::Rel)
+         return true;
+   return false;
+}
+
 /* A TEX, VTX or VTX_TC clause. */
 inline bool is_fetch_clause(const Node *n)
 {
