@@ -31,33 +31,14 @@ int operand_const_sel(const Value &v)
 
 namespace {
 
-/* What alu_group_is_fixed asks of an op, by op: asked for every
- * instruction of every group by gvn, if_conversion, gcm and bc_finalize,
- * so tabulated.  constexpr (from the ISA tables, as RA's kAluFixedOps): a
- * function-local table cost each call a guard test, and the registers its
+/* alu_op_group_traits by op: asked for every instruction of every group
+ * by gvn, if_conversion, gcm and bc_finalize.  A compile-time table: a
+ * function-local one cost each call a guard test, and the registers its
  * cold initialisation needed were saved and restored every time. */
-enum : uint8_t {
-   kOpFixesGroup = 1,       /* keeps its group fixed, whatever its operands */
-   kOpReplicatedTrans = 2,  /* Cayman runs it replicated over x..z(w) (no trans slot) */
-};
-
 constexpr std::array<uint8_t, kNumAluOps> kOpGroupTraits = [] {
-   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
-                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
-   const unsigned multi = kSlot4 | kSlotXY | kSlotZW;
    std::array<uint8_t, kNumAluOps> t{};
-   for (unsigned o = 0; o < kNumAluOps; o++) {
-      const AluOpInfo &info = kAluOpInfo[o]; /* alu_op_info is not constexpr */
-      const std::string_view name = info.name;
-      const unsigned cayman = info.slots[chip_index(ChipClass::Cayman)];
-      const bool fixes = (info.flags & special) ||
-                         (info.slots[chip_index(ChipClass::Evergreen)] & multi) ||
-                         (cayman & multi) || AluOp(o) == AluOp::ALU_NOP ||
-                         name.starts_with("LDS") || name.starts_with("GDS") ||
-                         name.starts_with("SET_CF_IDX");
-      const bool replicated = (cayman & kSlotS) && !(cayman & kSlotV);
-      t[o] = uint8_t((fixes ? kOpFixesGroup : 0) | (replicated ? kOpReplicatedTrans : 0));
-   }
+   for (unsigned o = 0; o < kNumAluOps; o++)
+      t[o] = alu_op_group_traits(AluOp(o));
    return t;
 }();
 

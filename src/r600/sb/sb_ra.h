@@ -191,23 +191,13 @@ inline bool in_rel_array(const RegionShader &sh, int var)
  * saved and restored on every call. */
 constexpr bool alu_op_keeps_group_fixed(ChipClass chip, AluOp op)
 {
+   /* bc_finalize's list, and more: Cayman's replicated transcendentals
+    * even alone, AF_REPL ops, and the chip's own multi-slot ops. */
+   if (alu_op_group_traits(op) != 0)
+      return true;
    const AluOpInfo &info = kAluOpInfo[unsigned(op)]; /* alu_op_info is not constexpr */
-   if (info.flags & (AF_MOVA | AF_PRED | AF_PRED_PUSH | AF_KILL | AF_INTERP | AF_F64 |
-                     AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_REPL))
-      return true;
-   for (ChipClass c : {ChipClass::Evergreen, ChipClass::Cayman, chip}) {
-      unsigned slots = info.slots[chip_index(c)];
-      if (slots & (kSlot4 | kSlotXY | kSlotZW))
-         return true;
-   }
-   /* Cayman replicates transcendentals over the vector slots. */
-   unsigned cm = info.slots[chip_index(ChipClass::Cayman)];
-   if ((cm & kSlotS) && !(cm & kSlotV))
-      return true;
-   if (op == AluOp::ALU_NOP)
-      return true;
-   const std::string_view name = info.name;
-   return name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX");
+   return (info.flags & AF_REPL) ||
+          (info.slots[chip_index(chip)] & (kSlot4 | kSlotXY | kSlotZW));
 }
 
 /* alu_op_keeps_group_fixed by chip and op: a row of bytes looked up once

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/diag.h"
@@ -119,6 +120,30 @@ Allocation identity_allocation(const RegionShader &sh);
  * the group; other groups may be split one instruction per group).
  * Implemented in sb_bc_finalize_shared.cpp. */
 bool alu_group_is_fixed(const Node *group);
+
+/* What alu_group_is_fixed asks of an op, by op (and, as a superset, RA's
+ * alu_op_keeps_group_fixed, sb_ra.h): the one list of the ops that keep
+ * their group whole.  constexpr, from the ISA tables (alu_op_info is not
+ * constexpr), so both tabulate it at compile time. */
+enum : uint8_t {
+   kOpFixesGroup = 1,      /* keeps its group fixed, whatever its operands */
+   kOpReplicatedTrans = 2, /* Cayman runs it replicated over x..z(w) (no trans slot) */
+};
+constexpr uint8_t alu_op_group_traits(AluOp op)
+{
+   const AluOpInfo &info = kAluOpInfo[unsigned(op)];
+   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
+                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
+   const unsigned multi = kSlot4 | kSlotXY | kSlotZW;
+   const std::string_view name = info.name;
+   const unsigned cayman = info.slots[chip_index(ChipClass::Cayman)];
+   const bool fixes = (info.flags & special) ||
+                      (info.slots[chip_index(ChipClass::Evergreen)] & multi) ||
+                      (cayman & multi) || op == AluOp::ALU_NOP || name.starts_with("LDS") ||
+                      name.starts_with("GDS") || name.starts_with("SET_CF_IDX");
+   const bool replicated = (cayman & kSlotS) && !(cayman & kSlotV);
+   return uint8_t((fixes ? kOpFixesGroup : 0) | (replicated ? kOpReplicatedTrans : 0));
+}
 
 /* The select a fetch or export operand takes without a register:
  * SEL_MASK for an unwritten channel (ValueKind::None), SEL_0 / SEL_1 for a
