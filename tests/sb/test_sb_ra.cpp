@@ -1186,6 +1186,64 @@ TEST(SbRa, GraphBuildsAgreeWithPsi)
    EXPECT_EQ(graph_builds_differ(*r.sh, r.ctx), "");
 }
 
+/* Every version `from` of variable `var` in the subtree becomes `to`. */
+void merge_versions(Node *n, int var, unsigned from, unsigned to)
+{
+   for (Value &v : n->dst)
+      if (v.kind == ValueKind::Var && v.var == var && v.version == from)
+         v.version = to;
+   for (Value &v : n->src)
+      if (v.kind == ValueKind::Var && v.var == var && v.version == from)
+         v.version = to;
+   for (Node *c : n->children)
+      merge_versions(c, var, from, to);
+}
+
+/* The row build drops duplicate edges only when its walk saw a value
+ * defined twice or live before its definition (SSA has neither, so no
+ * corpus shader or stage takes that path).  Here R1.x.1 is defined twice
+ * and also read by its own second definition, with R2.x.1 live across it:
+ * the edge R1.x.1 - R2.x.1 is then recorded from two rows, and the lists
+ * must still be sorted sets, the same from both builds. */
+TEST(SbRaLiveness, RowBuildDropsEdgesRecordedTwice)
+{
+   Program p = program(ChipClass::Evergreen, {
+      alu_clause({group({alu(AluOp::MOV, kSlotX, dst(1, 0), src_gpr(0, 0))}),
+                  group({alu(AluOp::MOV, kSlotX, dst(2, 0), src_gpr(0, 1))}),
+                  group({alu(AluOp::ADD, kSlotX, dst(1, 0), src_gpr(1, 0), src_gpr(2, 0))}),
+                  group({alu(AluOp::ADD, kSlotX, dst(3, 0), src_gpr(1, 0), src_gpr(2, 0))})}),
+      export_done(3),
+   });
+   Parsed sh = ssa(p);
+   ASSERT_TRUE(sh);
+   int r1x = -1;
+   for (size_t v = 0; v < sh->vars.size(); v++)
+      if (sh->vars[v].kind == VarKind::Gpr && sh->vars[v].index == 1 && sh->vars[v].chan == 0)
+         r1x = int(v);
+   ASSERT_GE(r1x, 0);
+   ASSERT_EQ(sh->version_count[r1x], 2u);
+   merge_versions(sh->root, r1x, 2, 1);
+   for (unsigned limit : {0u, ~0u}) {
+      RaContext ctx;
+      ra_build_interference(*sh, ctx, limit);
+      const char *how = limit ? "matrix build" : "row build";
+      EXPECT_EQ(adjacency_problem(ctx), "") << how;
+      EXPECT_EQ(edges(*sh, ctx),
+                "R1.x.1 - R0.y.0\n"
+                "R1.x.1 - R2.x.1\n"
+                "R1.x.1 - R3.w.0\n"
+                "R1.x.1 - R3.y.0\n"
+                "R1.x.1 - R3.z.0\n"
+                "R2.x.1 - R3.w.0\n"
+                "R2.x.1 - R3.y.0\n"
+                "R2.x.1 - R3.z.0\n"
+                "R3.x.1 - R3.w.0\n"
+                "R3.x.1 - R3.y.0\n"
+                "R3.x.1 - R3.z.0\n")
+         << how;
+   }
+}
+
 /* parse -> ssa -> dce -> ra on one plain program; the checker must accept
  * every allocation ra_init returns. */
 void run_stage(const Program &prog, const ShaderInfo &info, const std::string &what,
