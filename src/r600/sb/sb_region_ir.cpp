@@ -40,13 +40,28 @@ void RegionShader::new_node_block()
    node_end = node_next + cap;
 }
 
+/* A list's storage is its own only past its inline room: it grows to
+ * more than N, and only a release takes it back to N. */
+template <typename T, unsigned N> static bool on_heap(const SmallVector<T, N> &l)
+{
+   return l.capacity() > N;
+}
+
 RegionShader::~RegionShader()
 {
    for (size_t b = 0; b < node_blocks.size(); b++) {
       Node *block = node_blocks[b];
       const size_t cap = node_block_capacity(b);
       const size_t used = b + 1 == node_blocks.size() ? size_t(node_next - block) : cap;
-      std::destroy(block, block + used);
+      if (has_rel_parts) {
+         std::destroy(block, block + used);
+      } else {
+         /* With no parts to free, a node owns heap storage only where a
+          * list outgrew its inline room. */
+         for (Node *n = block; n != block + used; n++)
+            if (on_heap(n->children) || on_heap(n->dst) || on_heap(n->src))
+               std::destroy_at(n);
+      }
       block_cache_free(block, cap * sizeof(Node));
    }
 }

@@ -311,6 +311,12 @@ struct RegionShader {
    Node *node_next = nullptr;       /* where create() constructs the next node */
    Node *node_end = nullptr;        /* the end of node_blocks.back() */
    size_t nodes_in_full_blocks = 0; /* in every block but the last */
+   /* Whether any node's Value may hold relative-access parts: set by the
+    * parser when it makes one (every other Value with parts is a copy of
+    * one of those).  Without any, the destructor leaves the nodes whose
+    * lists stayed inline unvisited past their capacities: destroying
+    * every operand to look at its parts took a cache line or two per node. */
+   bool has_rel_parts = false;
 
    RegionShader() = default;
    RegionShader(const RegionShader &) = delete;

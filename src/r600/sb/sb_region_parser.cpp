@@ -57,6 +57,7 @@ struct Parser {
                   Value &out)
    {
       out.kind = ValueKind::Rel;
+      sh.has_rel_parts = true;
       out.base = gpr;
       out.chan = chan;
       if (index_mode < 4)
