@@ -83,7 +83,11 @@ struct Parser {
    bool alu_src(unsigned i, const CfInstr &cf, const AluGroup &g, const AluInstr &in,
                 const AluSrc &s, Node *prev, Value &out)
    {
-      switch (src_kind(prog.chip, s.sel)) {
+      /* GPRs, most operands, are below the clause temporaries on every
+       * chip: no kind lookup for them. */
+      const SrcKind kind =
+         s.sel < kSrcClauseTempFirst ? SrcKind::Gpr : src_kind(prog.chip, s.sel);
+      switch (kind) {
       case SrcKind::Gpr:
          if (s.rel) {
             if (!rel_value(i, s.sel, s.chan, in.index_mode, false, out))
@@ -124,7 +128,7 @@ struct Parser {
       case SrcKind::PS: {
          /* PV/PS name the previous group's result: resolve to the value that
           * instruction defines, giving an unwritten result a temporary. */
-         unsigned slot = src_kind(prog.chip, s.sel) == SrcKind::PS ? unsigned(kSlotT) : s.chan;
+         unsigned slot = kind == SrcKind::PS ? unsigned(kSlotT) : s.chan;
          Node *p = nullptr;
          if (prev)
             for (Node *n : prev->children)
