@@ -10,6 +10,7 @@
  * same container is reached only by the paths that did not take it.
  */
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "common/thread_memory.h"
@@ -155,13 +156,20 @@ struct Preparer : PreparerTables {
    }
 };
 
-struct Renamer {
-   std::vector<unsigned> cur, next;
+/* The current versions and their copies, kept with the thread: the
+ * allocations per shader were a tenth of a small shader's renaming. */
+struct RenamerTables {
+   std::vector<unsigned> cur;
    /* cur as each open depart or repeat found it, to go back to when it
     * ends.  The copies keep their storage from one depart to the next at
     * the same depth: no allocation per side of every if. */
    std::vector<std::vector<unsigned>> saved;
-   size_t open = 0; /* departs and repeats being walked */
+};
+
+struct Renamer : RenamerTables {
+   ThreadLend<RenamerTables> lend{*this};
+   std::vector<unsigned> next; /* the shader's version_count once done */
+   size_t open = 0;            /* departs and repeats being walked */
 
    /* Only a Rel value has an address and array elements (Value): the
     * other operands, nearly all, need no look at those, which kept this
@@ -289,7 +297,7 @@ void ssa_rename(RegionShader &sh)
    r.cur.assign(sh.vars.size(), 0);
    r.next.assign(sh.vars.size(), 0);
    r.run(sh.root);
-   sh.version_count = r.next;
+   sh.version_count = std::move(r.next);
    sh.number_values();
 }
 
