@@ -144,7 +144,7 @@ std::optional<Program> ssa_stage(const Program &prog, const ShaderInfo &info,
          st.log += tag + " after " + after + "\n" + region_dump(sh);
    };
    RegionParseOptions po;
-   po.arrays = infer_rel_arrays(prog);
+   po.infer_arrays = true;
    po.fetch_shader_call = info.has_fetch_shader;
    std::unique_ptr<RegionShader> sh;
    if (!step("bc_parser", [&] { return (sh = region_parse(prog, po, pd)) != nullptr; }))

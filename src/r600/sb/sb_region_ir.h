@@ -406,6 +406,10 @@ bool var_in_array(const RegionShader &sh, int var);
 
 struct RegionParseOptions {
    std::vector<RelArray> arrays;
+   /* Take `arrays` from infer_rel_arrays() instead, when the parser meets
+    * the first relative access: most programs have none, and the
+    * inference walks every instruction. */
+   bool infer_arrays = false;
    /* Accept CALL_FS as the first CF (vertex shaders: the fetch shader loads
     * the inputs, which are then entry values).  Off by default: other calls
     * stay refused, and so does CALL_FS unless the caller asks. */

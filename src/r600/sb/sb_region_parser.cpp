@@ -67,7 +67,9 @@ struct Parser {
       else
          return fail(i, "relative addressing with index mode " + std::to_string(index_mode) +
                            " is not supported");
-      for (const RelArray &a : opts.arrays) {
+      if (opts.infer_arrays && sh.arrays.empty())
+         sh.arrays = infer_rel_arrays(prog); /* the first relative access */
+      for (const RelArray &a : sh.arrays) {
          if (gpr < a.first || gpr >= a.first + a.count)
             continue;
          for (unsigned e = a.first; e < a.first + a.count; e++) {
