@@ -70,7 +70,9 @@ Node *RegionShader::create_region(bool loop)
 {
    Node *r = create(NodeKind::Region);
    r->loop = loop;
-   r->region_data = &region_data.emplace_back();
+   if (!region_data)
+      region_data.emplace();
+   r->region_data = &region_data->emplace_back();
    r->id = unsigned(regions.size());
    regions.push_back(r);
    return r;
@@ -127,9 +129,11 @@ constexpr size_t kFirstVars = 256;
 
 AluInstr *RegionShader::new_alu(AluOp op)
 {
-   synth_alu.emplace_back();
-   synth_alu.back().op = op;
-   return &synth_alu.back();
+   if (!synth_alu)
+      synth_alu.emplace();
+   AluInstr &in = synth_alu->emplace_back();
+   in.op = op;
+   return &in;
 }
 
 Value RegionShader::new_temp()

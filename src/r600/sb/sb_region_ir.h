@@ -341,9 +341,12 @@ struct RegionShader {
     * synthetic Alu node points its `alu` here.  Only op, slot-independent
     * flags (clamp, omod) and dst.chan of such an instruction matter; its
     * operands are the node's Values. */
-   std::deque<AluInstr> synth_alu;
-   std::deque<RegionData> region_data; /* one per create_region() */
    AluInstr *new_alu(AluOp op);
+   /* Both made on first use: libstdc++'s deque allocates its map and a
+    * first block when it is constructed, and many shaders make no
+    * instruction or no region. */
+   std::optional<std::deque<AluInstr>> synth_alu;
+   std::optional<std::deque<RegionData>> region_data; /* one per create_region() */
 
    /* Inline: every pass that adds instructions calls it per node, and the
     * block's end is a pointer compare. */
