@@ -642,7 +642,11 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    ck.num_slots = size_t(top_gpr + 1) * 4;
    State &st = ck.entry;
    st.assign(ck.num_slots, kUnknown);
-   ck.exit_acc.assign(sh.regions.size(), State(ck.num_slots, kTop));
+   /* Each state assigned where it is kept: no temporary state to copy
+    * (an allocation per check, though most shaders have no region). */
+   ck.exit_acc.resize(sh.regions.size());
+   for (State &s : ck.exit_acc)
+      s.assign(ck.num_slots, kTop);
    ck.exit_met.assign(sh.regions.size(), false);
    /* Only loops meet repeat states. */
    ck.repeat_acc.assign(sh.regions.size(), State());
