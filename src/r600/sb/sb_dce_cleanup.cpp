@@ -11,6 +11,7 @@
  */
 #include <algorithm>
 
+#include "common/thread_memory.h"
 #include "r600/sb/sb_local_passes.h"
 
 namespace sbcc::r600::sb {
@@ -159,7 +160,13 @@ void clean(Shader &sh, ShaderLiveness *after)
    /* Without back edges the liveness sweep cleans each ALU clause as it
     * reaches it, from the clause's live-out (which cleaning no clause
     * changes: live-outs come from the clauses' live-ins before). */
-   std::vector<LiveSet> cleaned_in(sh.cf.size());
+   struct Tables {
+      std::vector<LiveSet> cleaned_in;
+   };
+   /* Kept with the thread: an allocation per shader otherwise.  Only the
+    * ALU clauses' entries are read, each after the sweep set it. */
+   std::vector<LiveSet> &cleaned_in = thread_kept<Tables>().cleaned_in;
+   cleaned_in.resize(sh.cf.size());
    Sweep sweep{sh, cleaned_in};
    bool swept = false;
    /* With back edges, liveness works out every CF's transfer; the
