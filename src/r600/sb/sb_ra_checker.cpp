@@ -642,11 +642,14 @@ bool ra_checker(const RegionShader &sh, const Allocation &alloc, Diagnostics &di
    ck.num_slots = size_t(top_gpr + 1) * 4;
    State &st = ck.entry;
    st.assign(ck.num_slots, kUnknown);
-   /* Each state assigned where it is kept: no temporary state to copy
-    * (an allocation per check, though most shaders have no region). */
+   /* The states filled where they are kept, the first and then copies of
+    * it (a copy is a block move, a fill a loop): no temporary state, an
+    * allocation per check, though most shaders have no region. */
    ck.exit_acc.resize(sh.regions.size());
-   for (State &s : ck.exit_acc)
-      s.assign(ck.num_slots, kTop);
+   if (!ck.exit_acc.empty()) {
+      ck.exit_acc[0].assign(ck.num_slots, kTop);
+      std::fill(ck.exit_acc.begin() + 1, ck.exit_acc.end(), ck.exit_acc[0]);
+   }
    ck.exit_met.assign(sh.regions.size(), false);
    /* Only loops meet repeat states. */
    ck.repeat_acc.assign(sh.regions.size(), State());
