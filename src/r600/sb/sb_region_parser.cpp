@@ -190,10 +190,10 @@ struct Parser {
                   return false;
             if (predicated)
                put_var(a->src.emplace_back(), VarKind::Pred, 0, 0);
-            /* The first result: resize inlines where emplace_back (its
-             * growth path) is called out of line. */
-            a->dst.resize(1);
-            Value &d = a->dst[0];
+            /* The first result, made as the sources are: resize(1)
+             * value-initializes, zeroing the Value before its member
+             * initializers run. */
+            Value &d = a->dst.emplace_back();
             if (in.dst.write || nsrc == 3) { /* alu_is_op3 */
                if (in.dst.rel) {
                   if (!rel_value(i, in.dst.gpr, in.dst.chan, in.index_mode, true, d))
