@@ -109,6 +109,8 @@ struct ColourerTables {
    /* The lists of placing a run (place_run, put_burst), kept as the rest
     * is: each grew push by push, some fifteen allocations a run. */
    std::vector<unsigned> run_all_, burst_hs_, pair_hs_, moved_;
+   /* burst_reach() by layout and GPR, kReachUnknown until taken. */
+   std::vector<uint8_t> burst_reach_;
    std::vector<std::array<int, 4>> maps_, old_maps_;
    std::vector<std::pair<int, int>> run_saved_;
    std::vector<uint8_t> joined_;
@@ -599,9 +601,35 @@ struct Colourer : ColourerTables {
             colour(r, -1, -1);
    }
 
+   static constexpr uint8_t kReachUnknown = 0xff;
+
+   /* How many elements from i on (at most `most`) put() places on
+    * consecutive GPRs from h with layout maps[m], each after the ones
+    * before it, as a burst places them; they are taken out again.  Kept
+    * in burst_reach_ while the bursts from i are tried, longest first:
+    * the colours the puts depend on are the same for each length (a
+    * burst that does not fit is taken out), so each layout and GPR is
+    * placed once, not once per length. */
+   unsigned burst_reach(const std::vector<RunElem> &run, size_t i, size_t most,
+                        const std::vector<std::array<int, 4>> &maps, size_t m, unsigned h,
+                        unsigned num_gprs)
+   {
+      uint8_t &reach = burst_reach_[m * num_gprs + h];
+      if (reach != kReachUnknown)
+         return reach;
+      size_t k = 0;
+      while (k < most && put(run[i + k], int(h + k), maps[m], num_gprs))
+         k++;
+      reach = uint8_t(k);
+      while (k-- > 0)
+         unput(run[i + k]);
+      return reach;
+   }
+
    /* Elements [i, i + len) on consecutive GPRs with one channel layout, one
-    * of those the run's elements had: the first GPR that takes them all. */
-   bool put_burst(const std::vector<RunElem> &run, size_t i, size_t len,
+    * of those the run's elements had: the first GPR that takes them all
+    * (len <= most, the longest burst tried from i; see burst_reach). */
+   bool put_burst(const std::vector<RunElem> &run, size_t i, size_t len, size_t most,
                   const std::vector<std::array<int, 4>> &maps, unsigned num_gprs)
    {
       /* Where an element already was first: its copies stay no-ops.  A
@@ -624,7 +652,8 @@ struct Colourer : ColourerTables {
       else
          for (unsigned h = 0; h < num_gprs; h++)
             hs.push_back(h);
-      for (const auto &map : maps) {
+      for (size_t m = 0; m < maps.size(); m++) {
+         const std::array<int, 4> &map = maps[m];
          bool possible = true;
          for (size_t k = 0; k < len && possible; k++)
             for (unsigned ch = 0; ch < 4; ch++) {
@@ -635,15 +664,13 @@ struct Colourer : ColourerTables {
                possible = possible && (fc < 0 || fc == map[ch]);
             }
          for (unsigned h : hs) {
-            if (!possible || h + len > num_gprs)
+            if (!possible || h + len > num_gprs ||
+                burst_reach(run, i, most, maps, m, h, num_gprs) < len)
                continue;
-            size_t k = 0;
-            while (k < len && put(run[i + k], int(h + k), map, num_gprs))
-               k++;
-            if (k == len)
-               return true;
-            while (k-- > 0)
-               unput(run[i + k]);
+            /* The same puts as burst_reach()'s first len: they fit. */
+            for (size_t k = 0; k < len; k++)
+               put(run[i + k], int(h + k), map, num_gprs);
+            return true;
          }
       }
       return false;
@@ -706,8 +733,11 @@ struct Colourer : ColourerTables {
       bool ok = true;
       unsigned bursts = 0;
       for (size_t i = 0; ok && i < run.size();) {
-         size_t len = std::min<size_t>(run.size() - i, 16);
-         while (len >= 2 && !put_burst(run, i, len, maps, num_gprs))
+         const size_t most = std::min<size_t>(run.size() - i, 16);
+         size_t len = most;
+         if (len >= 2)
+            burst_reach_.assign(maps.size() * num_gprs, kReachUnknown);
+         while (len >= 2 && !put_burst(run, i, len, most, maps, num_gprs))
             len--;
          if (len >= 2) {
             bursts += unsigned(len - 1);
