@@ -10,8 +10,8 @@
  */
 #include <algorithm>
 #include <array>
-#include <map>
 #include <span>
+#include <tuple>
 #include <variant>
 
 #include "common/thread_memory.h"
@@ -39,6 +39,19 @@ struct SplitterTables {
       Node *parent, *cf, *group, *alu;
    };
    std::vector<ConstMov> const_movs;
+   /* Values a plain MOV of 0.0 or 1.0 defines, with the constant's bits,
+    * in the order found (seq), then sorted by value for drop_register's
+    * look-ups (Splitter::sort_const_defs): a std::map took an allocation
+    * per MOV, and every look-up comes after the last one is found. */
+   struct ConstDef {
+      Ref value;
+      uint32_t seq, bits;
+   };
+   std::vector<ConstDef> const_defs;
+   /* GPRs the hardware may have filled before the program starts: their
+    * entry values are real inputs.  Empty: treat every register so
+    * (preloaded_gprs). */
+   std::vector<bool> preloaded;
    /* Values that need one register channel: a phi or loop_phi's, or a
     * psi's three.  A loop_phi's source 0 is replaced by its copy only
     * after the region itself was processed (the copy goes before the
@@ -77,18 +90,13 @@ struct Splitter : SplitterTables {
    bool ok = true;
    unsigned copies = 0;
    unsigned undef_operands = 0, const_operands = 0;
-   /* GPRs the hardware may have filled before the program starts: their
-    * entry values are real inputs.  Empty: treat every register so. */
-   std::vector<bool> preloaded;
-   /* Values a plain MOV of 0.0 or 1.0 defines, with the constant's bits,
-    * and where those MOVs sit (clause, group, instruction). */
-   std::map<Ref, uint32_t> const_def;
 
    /* What is lent comes emptied: the scratch lists are emptied where they
     * are used, these are only appended to. */
    Splitter(RegionShader &s, Diagnostics &d) : sh(s), diags(d)
    {
       const_movs.clear();
+      const_defs.clear();
       forced.clear();
       vec_refs.clear();
       fetch_dsts.clear();
@@ -122,7 +130,7 @@ struct Splitter : SplitterTables {
             find_consts(c, n, parent, cf, group);
    }
 
-   /* Records n when it is a plain MOV of 0.0 or 1.0 (see const_def). */
+   /* Records n when it is a plain MOV of 0.0 or 1.0 (see const_defs). */
    void note_const_mov(Node *n, Node *parent, Node *cf, Node *group)
    {
       const AluInstr *in = n->alu;
@@ -141,9 +149,18 @@ struct Splitter : SplitterTables {
          bits = s.literal;
       else
          return;
-      const_def[ref(n->dst[0])] = bits;
+      const_defs.push_back({ref(n->dst[0]), uint32_t(const_defs.size()), bits});
       if (cf && group && !in_rel_array(sh, n->dst[0].var))
          const_movs.push_back({parent, cf, group, n});
+   }
+
+   /* const_defs by value, a value's definitions in the order found (the
+    * last one counts, as it did in a map written in that order). */
+   void sort_const_defs()
+   {
+      std::sort(const_defs.begin(), const_defs.end(), [](const ConstDef &a, const ConstDef &b) {
+         return std::tie(a.value, a.seq) < std::tie(b.value, b.seq);
+      });
    }
 
    /* The MOVs of 0.0/1.0 nothing reads any more (they fed only exports and
@@ -198,12 +215,15 @@ struct Splitter : SplitterTables {
          undef_operands++;
          return true;
       }
-      auto it = const_def.find(ref(v));
-      if (it == const_def.end())
+      const Ref key = ref(v);
+      const auto it = std::upper_bound(
+         const_defs.begin(), const_defs.end(), key,
+         [](const Ref &k, const ConstDef &d) { return k < d.value; });
+      if (it == const_defs.begin() || std::prev(it)->value != key)
          return false;
       Value c;
       c.kind = ValueKind::Literal;
-      c.literal = it->second;
+      c.literal = std::prev(it)->bits;
       v = c;
       const_operands++;
       return true;
@@ -541,8 +561,9 @@ struct TreeFacts {
    RaContext &ctx;
    std::vector<uint32_t> *uses;
    /* ra_value_allocatable by variable, taken once: the walk asks it for
-    * every operand, and var_in_array scans the arrays each time. */
-   std::vector<uint8_t> var_alloc;
+    * every operand, and var_in_array scans the arrays each time.  Storage
+    * kept with the thread (ra_split). */
+   std::vector<uint8_t> &var_alloc;
    const uint8_t *fixed_ops = nullptr; /* alu_fixed_ops of the shader's chip */
 
    void init_vars()
@@ -673,19 +694,19 @@ struct TreeFacts {
  * R0's system values); empty when that is not known.  An info without
  * inputs is taken as unknown: tools that optimize bare bytecode (sbcc
  * optimize, the bench's .bin.hex files) have no input layout to give. */
-std::vector<bool> preloaded_gprs(const ShaderInfo *info)
+static void preloaded_gprs(const ShaderInfo *info, std::vector<bool> &p)
 {
+   p.clear();
    if (!info || info->inputs.empty() ||
        (info->stage != tgsi::Processor::Vertex && info->stage != tgsi::Processor::Fragment))
-      return {};
-   std::vector<bool> p(kRaMaxGprs, false);
+      return;
+   p.assign(kRaMaxGprs, false);
    p[0] = true;
    for (const ShaderIo &io : info->inputs)
       if (io.gpr < p.size())
          p[io.gpr] = true;
    for (unsigned g = 0; g < (info->num_ij + 1) / 2 && g < p.size(); g++)
       p[g] = true;
-   return p;
 }
 
 RaContext::~RaContext()
@@ -702,8 +723,9 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
       return false;
    }
    Splitter s(sh, diags);
-   s.preloaded = preloaded_gprs(info);
+   preloaded_gprs(info, s.preloaded);
    s.find_consts(sh.root);
+   s.sort_const_defs();
    s.process(sh.root);
    if (!s.ok)
       return false;
@@ -737,14 +759,24 @@ bool ra_split(RegionShader &sh, RaContext &ctx, Diagnostics &diags, const Shader
     * fetch results (dce_cleanup already ran: every reader is live); a
     * shader with neither needs no count. */
    const bool count_uses = s.const_operands || !s.fetch_dsts.empty();
-   std::vector<uint32_t> uses(count_uses ? nv : 0, 0);
-   TreeFacts facts{sh, ctx, count_uses ? &uses : nullptr, {}};
+   /* The walk's tables, kept with the thread: an allocation each per
+    * shader otherwise. */
+   struct Tables {
+      std::vector<uint32_t> uses;
+      std::vector<unsigned> gone;
+      std::vector<uint8_t> var_alloc;
+   };
+   Tables &scratch = thread_kept<Tables>();
+   std::vector<uint32_t> &uses = scratch.uses;
+   uses.assign(count_uses ? nv : 0, 0);
+   TreeFacts facts{sh, ctx, count_uses ? &uses : nullptr, scratch.var_alloc};
    facts.init_vars();
    if (count_uses)
       facts.walk<true>(sh.root, 0);
    else
       facts.walk<false>(sh.root, 0);
-   std::vector<unsigned> gone;
+   std::vector<unsigned> &gone = scratch.gone;
+   gone.clear();
    bool regrouped = false;
    if (s.const_operands && s.drop_dead_const_movs(uses, gone, regrouped) && !regrouped) {
       /* The tree lost MOVs of constants nothing reads (maybe whole groups):
