@@ -607,17 +607,32 @@ struct TreeFacts {
          ctx.allocatable[sh.value_id(v)] = true;
    }
 
+   /* A read: present, and counted when kCount.  One look at the value
+    * and one value_id for both (count() and present() each took them, a
+    * twentieth of the walk). */
+   template <bool kCount> [[gnu::always_inline]] void read(const Value &v)
+   {
+      /* One bound test: a negative var converts to a huge index. */
+      if (v.kind == ValueKind::Var && size_t(v.var) < var_alloc.size()) {
+         const unsigned id = sh.value_id(v);
+         if constexpr (kCount)
+            (*uses)[id]++;
+         if (var_alloc[size_t(v.var)])
+            ctx.allocatable[id] = true;
+      }
+      if constexpr (kCount)
+         if (v.rel() || !v.mayuse().empty())
+            count_parts(v);
+   }
+
    /* A node's reads and results (not those of its children), counting
     * the reads when kCount (then `uses` is given).  Inline: group() asks
     * it for every instruction, and the call cost a tenth of the walk; a
     * parameter of the walk instead of a test per operand. */
    template <bool kCount> [[gnu::always_inline]] void operands(const Node *n)
    {
-      for (const Value &v : n->src) {
-         if constexpr (kCount)
-            count(v);
-         present(v);
-      }
+      for (const Value &v : n->src)
+         read<kCount>(v);
       for (const Value &v : n->dst) {
          if constexpr (kCount) {
             if (const Value *a = v.rel())
