@@ -19,6 +19,7 @@
 #include <bit>
 #include <memory>
 #include <set>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -283,6 +284,35 @@ struct SpanLog {
    bool may_repeat = false;
 };
 
+/* A LiveSet's members, in room for every value made when the set is
+ * reset (left unwritten: zeroing it cost more than the tests saved on a
+ * large shader): a set holds a value at most once, so a member goes in
+ * without push_back's test for room (an insert per operand of every
+ * walk). */
+struct Members {
+   std::unique_ptr<unsigned[]> room;
+   unsigned capacity = 0, n = 0;
+
+   void reset(unsigned nv)
+   {
+      if (capacity < nv) {
+         room.reset(new unsigned[nv]);
+         capacity = nv;
+      }
+      n = 0;
+   }
+   size_t size() const { return n; }
+   const unsigned *data() const { return room.get(); }
+   const unsigned *begin() const { return room.get(); }
+   const unsigned *end() const { return room.get() + n; }
+   unsigned &operator[](size_t p) { return room[p]; }
+   unsigned operator[](size_t p) const { return room[p]; }
+   unsigned back() const { return room[n - 1]; }
+   void push_back(unsigned v) { room[n++] = v; }
+   void pop_back() { n--; }
+   void clear() { n = 0; }
+};
+
 /* A set of value ids with O(1) insert/erase/lookup and iteration over its
  * members only (Briggs-Torczon sparse set): live sets are small next to
  * the number of values, so neither a bitset scan nor a tree fits. */
@@ -290,7 +320,7 @@ struct LiveSet {
    /* pos of a value never inserted: so a set also tells which values it
     * ever held (joined()), at no cost to insert(). */
    static constexpr unsigned kNever = ~0u;
-   std::vector<unsigned> dense;
+   Members dense;
    std::vector<unsigned> pos; /* by value id; valid only if dense agrees */
    /* With a log (while recording rows): the row each member joined at,
     * by position in dense; a member leaving closes its span. */
@@ -306,7 +336,7 @@ struct LiveSet {
    /* Empty, for values below nv, none joined yet; the storage stays. */
    void reset(unsigned nv, bool with_bits)
    {
-      dense.clear();
+      dense.reset(nv);
       since.clear();
       log = nullptr;
       pos.assign(nv, kNever);
@@ -387,7 +417,7 @@ struct LiveSet {
       close(p, row);
       since[p] = row + 1;
    }
-   void assign(const std::vector<unsigned> &members)
+   void assign(std::span<const unsigned> members)
    {
       clear();
       for (unsigned v : members)
@@ -847,7 +877,7 @@ struct LiveWalk : LiveWalkTables {
       LiveSet &set = *loop_set;
       const bool was_changed = changed;
       record = false;
-      set.assign(live.dense);
+      set.assign({live.dense.begin(), live.dense.end()});
       walk(n, set);
       set.clear();
       record = true;
@@ -892,7 +922,7 @@ struct LiveWalk : LiveWalkTables {
                depth++;
          }
          phi_defs(n->region().phi, live);
-         exit_set[n->id] = live.dense;
+         exit_set[n->id].assign(live.dense.begin(), live.dense.end());
          children(n, live);
          if (record) {
             for (const Node *p : n->region().loop_phi)
@@ -904,7 +934,7 @@ struct LiveWalk : LiveWalkTables {
          if (n->loop || !n->region().loop_phi.empty()) {
             phi_defs(n->region().loop_phi, live);
             if (!live.equals(entry_set[n->id])) {
-               entry_set[n->id] = live.dense;
+               entry_set[n->id].assign(live.dense.begin(), live.dense.end());
                changed = true;
             }
             for (const Node *p : n->region().loop_phi)
@@ -945,7 +975,7 @@ struct LiveWalk : LiveWalkTables {
          }
          LiveSet &inner = *if_sets[if_depth];
          inner.log = live.log;
-         inner.assign(live.dense);
+         inner.assign({live.dense.begin(), live.dense.end()});
          if (record)
             order_defs(n);
          /* The rows recorded inside are those of the inner set alone. */
