@@ -284,31 +284,33 @@ struct SpanLog {
    bool may_repeat = false;
 };
 
-/* A LiveSet's members, in room for every value made when the set is
- * reset (left unwritten: zeroing it cost more than the tests saved on a
- * large shader): a set holds a value at most once, so a member goes in
- * without push_back's test for room (an insert per operand of every
- * walk). */
-struct Members {
-   std::unique_ptr<unsigned[]> room;
+/* A LiveSet's members (and what it keeps by member), in room for every
+ * value made when the set is reset (left unwritten: zeroing it cost more
+ * than the tests saved on a large shader): a set holds a value at most
+ * once, so a member goes in without push_back's test for room (an insert
+ * per operand of every walk). */
+template <typename T> struct Members {
+   std::unique_ptr<T[]> room;
    unsigned capacity = 0, n = 0;
 
    void reset(unsigned nv)
    {
       if (capacity < nv) {
-         room.reset(new unsigned[nv]);
+         room.reset(new T[nv]);
          capacity = nv;
       }
       n = 0;
    }
    size_t size() const { return n; }
-   const unsigned *data() const { return room.get(); }
-   const unsigned *begin() const { return room.get(); }
-   const unsigned *end() const { return room.get() + n; }
-   unsigned &operator[](size_t p) { return room[p]; }
-   unsigned operator[](size_t p) const { return room[p]; }
-   unsigned back() const { return room[n - 1]; }
-   void push_back(unsigned v) { room[n++] = v; }
+   const T *data() const { return room.get(); }
+   T *begin() { return room.get(); }
+   T *end() { return room.get() + n; }
+   const T *begin() const { return room.get(); }
+   const T *end() const { return room.get() + n; }
+   T &operator[](size_t p) { return room[p]; }
+   T operator[](size_t p) const { return room[p]; }
+   T back() const { return room[n - 1]; }
+   void push_back(T v) { room[n++] = v; }
    void pop_back() { n--; }
    void clear() { n = 0; }
 };
@@ -320,12 +322,12 @@ struct LiveSet {
    /* pos of a value never inserted: so a set also tells which values it
     * ever held (joined()), at no cost to insert(). */
    static constexpr unsigned kNever = ~0u;
-   Members dense;
+   Members<unsigned> dense;
    std::vector<unsigned> pos; /* by value id; valid only if dense agrees */
    /* With a log (while recording rows): the row each member joined at,
     * by position in dense; a member leaving closes its span. */
    SpanLog *log = nullptr;
-   std::vector<uint32_t> since;
+   Members<uint32_t> since;
    /* With bits (the walk of a small graph, LiveWalk::direct): the members
     * also as a row of bits, which a definition's row of the bit matrix
     * takes a word at a time; empty otherwise. */
@@ -337,7 +339,7 @@ struct LiveSet {
    void reset(unsigned nv, bool with_bits)
    {
       dense.reset(nv);
-      since.clear();
+      since.reset(nv);
       log = nullptr;
       pos.assign(nv, kNever);
       bits.assign(with_bits ? (size_t(nv) + 63) / 64 : 0, 0);
