@@ -30,6 +30,38 @@ namespace sbcc::r600::sb::region {
 
 namespace {
 
+/* Room for a bounded number of entries, made when reset (left unwritten:
+ * zeroing it cost more than the tests saved on a large shader), so an
+ * entry goes in without push_back's test for room: a LiveSet's members
+ * and what it keeps by member (a value at most once; an insert per
+ * operand of every walk), and the marking's nodes (at most
+ * RegionShader::node_count(), one append per node). */
+template <typename T> struct Members {
+   std::unique_ptr<T[]> room;
+   size_t capacity = 0, n = 0;
+
+   void reset(size_t bound)
+   {
+      if (capacity < bound) {
+         room.reset(new T[bound]);
+         capacity = bound;
+      }
+      n = 0;
+   }
+   size_t size() const { return n; }
+   const T *data() const { return room.get(); }
+   T *begin() { return room.get(); }
+   T *end() { return room.get() + n; }
+   const T *begin() const { return room.get(); }
+   const T *end() const { return room.get() + n; }
+   T &operator[](size_t p) { return room[p]; }
+   const T &operator[](size_t p) const { return room[p]; }
+   T back() const { return room[n - 1]; }
+   void push_back(const T &v) { room[n++] = v; }
+   void pop_back() { n--; }
+   void clear() { n = 0; }
+};
+
 /* Marks from effectful roots.  Nodes are numbered in Node::scratch by
  * scan() so that marks, the enclosing group and its fixedness are dense
  * tables instead of node-keyed trees and hash maps. */
@@ -44,7 +76,7 @@ struct MarkerTables {
       uint32_t group; /* Alu in a group -> the group's index, else kNone */
       bool live;
    };
-   std::vector<Entry> nodes;
+   Members<Entry> nodes;
    std::vector<int8_t> group_fixed; /* by group index: -1 not yet known */
    std::vector<const Node *> work;
 };
@@ -180,9 +212,8 @@ struct Marker : MarkerTables {
       def_node.assign(sh.num_values(), nullptr);
       /* Room for every node create() handed out: growing the table
        * node by node cost more than the walk on a small shader. */
-      nodes.clear();
       work.clear();
-      nodes.reserve(sh.node_count());
+      nodes.reset(sh.node_count());
       scan(sh.root, kNone, true);
       group_fixed.assign(nodes.size(), -1);
       while (!work.empty()) {
@@ -282,37 +313,6 @@ struct SpanLog {
    static constexpr unsigned kNotDefined = ~0u;
    const unsigned *defined = nullptr;
    bool may_repeat = false;
-};
-
-/* A LiveSet's members (and what it keeps by member), in room for every
- * value made when the set is reset (left unwritten: zeroing it cost more
- * than the tests saved on a large shader): a set holds a value at most
- * once, so a member goes in without push_back's test for room (an insert
- * per operand of every walk). */
-template <typename T> struct Members {
-   std::unique_ptr<T[]> room;
-   unsigned capacity = 0, n = 0;
-
-   void reset(unsigned nv)
-   {
-      if (capacity < nv) {
-         room.reset(new T[nv]);
-         capacity = nv;
-      }
-      n = 0;
-   }
-   size_t size() const { return n; }
-   const T *data() const { return room.get(); }
-   T *begin() { return room.get(); }
-   T *end() { return room.get() + n; }
-   const T *begin() const { return room.get(); }
-   const T *end() const { return room.get() + n; }
-   T &operator[](size_t p) { return room[p]; }
-   T operator[](size_t p) const { return room[p]; }
-   T back() const { return room[n - 1]; }
-   void push_back(T v) { room[n++] = v; }
-   void pop_back() { n--; }
-   void clear() { n = 0; }
 };
 
 /* A set of value ids with O(1) insert/erase/lookup and iteration over its
