@@ -34,8 +34,8 @@ namespace {
  * zeroing it cost more than the tests saved on a large shader), so an
  * entry goes in without push_back's test for room: a LiveSet's members
  * and what it keeps by member (a value at most once; an insert per
- * operand of every walk), and the marking's nodes (at most
- * RegionShader::node_count(), one append per node). */
+ * operand of every walk), and the marking's nodes and work list (at
+ * most RegionShader::node_count(), one append per node). */
 template <typename T> struct Members {
    std::unique_ptr<T[]> room;
    size_t capacity = 0, n = 0;
@@ -49,6 +49,7 @@ template <typename T> struct Members {
       n = 0;
    }
    size_t size() const { return n; }
+   bool empty() const { return n == 0; }
    const T *data() const { return room.get(); }
    T *begin() { return room.get(); }
    T *end() { return room.get() + n; }
@@ -78,7 +79,7 @@ struct MarkerTables {
    };
    Members<Entry> nodes;
    std::vector<int8_t> group_fixed; /* by group index: -1 not yet known */
-   std::vector<const Node *> work;
+   Members<const Node *> work; /* each node at most once: when marked */
 };
 
 struct Marker : MarkerTables {
@@ -212,7 +213,7 @@ struct Marker : MarkerTables {
       def_node.assign(sh.num_values(), nullptr);
       /* Room for every node create() handed out: growing the table
        * node by node cost more than the walk on a small shader. */
-      work.clear();
+      work.reset(sh.node_count());
       nodes.reset(sh.node_count());
       scan(sh.root, kNone, true);
       group_fixed.assign(nodes.size(), -1);
