@@ -355,14 +355,14 @@ struct ConvertAnalysis {
    ChipClass chip;
    int (&cfile)[4][2];
    Operands &op;
-   bool fits = true; /* analyze_instr would say true (when the node converts) */
 };
 
 /* A node in hardware form in `slot`: operands become selectors, a literal
  * the index of its bits in `lits` (the group's literals in order of first
  * use, at most four), a register `prev` writes PV/PS (`forwarded` set).
  * False when a fifth literal is needed or a PV/PS-only operand has no
- * producer in `prev`; `an` (kAnalyze only) then says nothing.  Inline, as
+ * producer in `prev`, and (kAnalyze) as soon as an operand breaks
+ * analyze_instr's rules; `an` then says nothing.  Inline, as
  * analyze_instr: try_add runs it per candidate instruction. */
 template <bool kAnalyze = false>
 [[gnu::always_inline]] inline bool convert_node(const AluNode &n, uint8_t slot,
@@ -434,12 +434,11 @@ template <bool kAnalyze = false>
       default: break;
       }
       if constexpr (kAnalyze)
-         if (an->fits)
-            an->fits = analyze_src(an->chip, s, src, an->cfile, an->op, consts);
+         if (!analyze_src(an->chip, s, src, an->cfile, an->op, consts))
+            return false;
    }
    if constexpr (kAnalyze)
-      if (an->fits)
-         an->fits = analyze_end(std::min(nsrc, 3u), consts, slot == kSlotT, an->op);
+      return analyze_end(std::min(nsrc, 3u), consts, slot == kSlotT, an->op);
    return true;
 }
 
@@ -634,15 +633,16 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
    std::memcpy(lits, lits_, sizeof lits);
    unsigned nlit = nlit_;
    bool forwarded = forwarded_;
-   /* Analyzed as they are converted (analyze_instr's rules, instruction
-    * by instruction up to the first that breaks them), unless the group
-    * already fits only without PV/PS. */
+   /* Analyzed as they are converted (analyze_instr's rules), unless the
+    * group already fits only without PV/PS.  A candidate that breaks
+    * them fails at once: they only concern constants (constant-file
+    * pairs, the trans slot's constant count), which the retry without
+    * PV/PS, turning GPR reads into PV/PS no more, leaves as they are. */
    int cfile[4][2];
    std::memcpy(cfile, cfile_, sizeof cfile);
-   bool ok = fwd_fits_;
    for (size_t k = old; k < total; k++) {
       const AluNode &n = cl.nodes[nodes[k]];
-      if (!ok) {
+      if (!fwd_fits_) {
          if (!convert_node(n, slots[k], prev_, prev_nodes_, writers_, nwriters_, lits, nlit,
                            forwarded, ins_[k]))
             return false;
@@ -652,8 +652,6 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
       if (!convert_node<true>(n, slots[k], prev_, prev_nodes_, writers_, nwriters_, lits, nlit,
                               forwarded, ins_[k], &an))
          return false;
-      if (!(ok = an.fits))
-         continue;
       nchoice_[k] = ops_[k].trans ? 4 : 6;
       made_[k] = 0;
    }
@@ -661,25 +659,22 @@ bool GroupFit::try_add(const AluClause &cl, std::span<const uint32_t> nodes,
       /* Around the accepted group's assignment first; else the whole
        * group again, which is what materialize() decides on. */
       int16_t ports[12];
-      bool all_zero = all_zero_;
-      if (ok) {
-         std::memcpy(ports, ports_, sizeof ports);
+      std::memcpy(ports, ports_, sizeof ports);
+      extended_nonzero_ = false;
+      bool ok = extend(unsigned(old), unsigned(total), ports);
+      bool all_zero = all_zero_ && !extended_nonzero_;
+      if (!ok && channels_fit(ins_, ops_, unsigned(total))) {
+         /* The first legal assignment of the whole group in the same
+          * order, if there is one (the search is complete); a failed
+          * search leaves the held swizzles as they were. */
+         std::fill(ports, ports + 12, int16_t(-1));
+         uint8_t held[kMax];
+         std::memcpy(held, chosen_, sizeof held);
          extended_nonzero_ = false;
-         ok = extend(unsigned(old), unsigned(total), ports);
-         all_zero = all_zero && !extended_nonzero_;
-         if (!ok && channels_fit(ins_, ops_, unsigned(total))) {
-            /* The first legal assignment of the whole group in the same
-             * order, if there is one (the search is complete); a failed
-             * search leaves the held swizzles as they were. */
-            std::fill(ports, ports + 12, int16_t(-1));
-            uint8_t held[kMax];
-            std::memcpy(held, chosen_, sizeof held);
-            extended_nonzero_ = false;
-            ok = extend(0, unsigned(total), ports);
-            all_zero = !extended_nonzero_;
-            if (!ok)
-               std::memcpy(chosen_, held, sizeof held);
-         }
+         ok = extend(0, unsigned(total), ports);
+         all_zero = !extended_nonzero_;
+         if (!ok)
+            std::memcpy(chosen_, held, sizeof held);
       }
       if (ok) {
          all_zero_ = all_zero;
