@@ -523,7 +523,8 @@ class ValueScheduler {
 
    bool schedule();
    void build_deps();
-   bool try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4]);
+   /* used: the slots taken in the group, a bit each (bit kSlotT: trans). */
+   bool try_unit(uint32_t u, GroupNode &g, unsigned &used, const unsigned demanded[4]);
    void set_operands(uint32_t i);
    void placed(uint32_t u, std::vector<uint32_t> &now);
    bool assign_group(size_t gi);
@@ -782,18 +783,20 @@ void ValueScheduler::set_operands(uint32_t i)
    }
 }
 
-bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsigned demanded[4])
+bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, unsigned &used, const unsigned demanded[4])
 {
-   bool try_used[5];
-   std::copy(used, used + 5, try_used);
+   /* A mask, not an array of flags: copied, tested and merged in a
+    * register for every try. */
+   unsigned try_used = used;
+   auto taken = [&](unsigned slot) { return (try_used >> slot) & 1u; };
    const size_t old = g.nodes.size();
    for (uint32_t x : members(u)) {
       AluNode &nd = cl_->nodes[ids_[x]];
       const bool vec = caps_[x] & kCapVec;
-      const bool trans = (caps_[x] & kCapTrans) && !try_used[kSlotT];
+      const bool trans = (caps_[x] & kCapTrans) && !taken(kSlotT);
       int slot = -1;
       if (caps_[x] & kCapReduction) {
-         slot = nd.bc.slot < kSlotT && !try_used[nd.bc.slot] ? int(nd.bc.slot) : -1;
+         slot = nd.bc.slot < kSlotT && !taken(nd.bc.slot) ? int(nd.bc.slot) : -1;
          if (slot >= 0 && flexible(x)) {
             nd.bc.dst.write = false;
             nd.bc.dst.gpr = kUnassigned;
@@ -803,12 +806,12 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
          /* Any free vector slot, the one other ready nodes want least. */
          if (vec)
             for (unsigned c = 0; c < 4; c++)
-               if (!try_used[c] && (slot < 0 || demanded[c] < demanded[slot]))
+               if (!taken(c) && (slot < 0 || demanded[c] < demanded[slot]))
                   slot = int(c);
          /* Trans decodes by the destination channel: a vector-capable
           * op there needs that channel's vector slot taken. */
          if (slot < 0 && trans &&
-             (!vec || try_used[0] || try_used[1] || try_used[2] || try_used[3]))
+             (!vec || (try_used & 0xfu)))
             slot = kSlotT;
          if (slot >= 0) {
             nd.bc.dst.write = false;
@@ -817,9 +820,9 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
          }
       } else {
          const unsigned chan = nd.bc.dst.chan & 3;
-         if (vec && !try_used[chan])
+         if (vec && !taken(chan))
             slot = int(chan);
-         else if (trans && (!vec || try_used[chan]))
+         else if (trans && (!vec || taken(chan)))
             slot = kSlotT;
       }
       if (slot < 0) {
@@ -828,7 +831,7 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
          return false;
       }
       set_operands(x);
-      try_used[slot] = true;
+      try_used |= 1u << slot;
       g.nodes.push_back(ids_[x]);
       g.slots.push_back(uint8_t(slot));
    }
@@ -839,7 +842,7 @@ bool ValueScheduler::try_unit(uint32_t u, GroupNode &g, bool used[5], const unsi
       g.slots.resize(old);
       return false;
    }
-   std::copy(try_used, try_used + 5, used);
+   used = try_used;
    return true;
 }
 
@@ -1039,7 +1042,7 @@ bool ValueScheduler::schedule()
       /* Filled in place (a group is a few hundred bytes, most of them
        * the unused `original`); the previous group is then the one before. */
       GroupNode &g = out_->emplace_back();
-      bool used[5] = {};
+      unsigned used = 0;
       size_t tries = 0;
       const AluGroup *prev_hw = cur_ == 0 ? prev_hw_ : &out_hw_->back();
       const GroupNode *prev_nodes = cur_ == 0 ? prev_fixed_nodes_ : &g - 1;
@@ -1053,8 +1056,7 @@ bool ValueScheduler::schedule()
             continue;
          /* Every slot taken: each unit left needs one, so every further
           * try would fail (and none may change the group). */
-         const bool full = used[0] && used[1] && used[2] && used[3] &&
-                           (used[kSlotT] || chip_ == ChipClass::Cayman);
+         const bool full = (used | (chip_ == ChipClass::Cayman ? 1u << kSlotT : 0u)) == 0x1fu;
          const Span<uint32_t> mem = members(u);
          for (uint32_t x : mem)
             group_of_[x] = cur_;
@@ -1077,10 +1079,7 @@ bool ValueScheduler::schedule()
          return false;
       /* Channels: vector slots fix them; a vector-capable op in trans
        * takes one whose vector slot is used (the decoder needs that). */
-      uint8_t used_mask = 0;
-      for (uint8_t sl : g.slots)
-         if (sl < kSlotT)
-            used_mask |= uint8_t(1u << sl);
+      const uint8_t used_mask = uint8_t(used & 0xfu);
       for (size_t k = 0; k < g.nodes.size(); k++) {
          const uint32_t i = pos_of_[g.nodes[k]];
          note_reads(i, cur_);
@@ -1103,7 +1102,7 @@ bool ValueScheduler::schedule()
       const bool ok = fit_.finish(*cl_, g.nodes, hw);
       hw_ok_.push_back(ok);
       if (!ok) {
-         std::pair<uint8_t, uint32_t> order[5]; /* one node per slot (used[]) */
+         std::pair<uint8_t, uint32_t> order[5]; /* one node per slot (used) */
          const size_t ng = g.nodes.size();
          for (size_t k = 0; k < ng; k++)
             order[k] = {g.slots[k], g.nodes[k]};
