@@ -28,6 +28,7 @@
  * greedily in program order from a 32-node window.
  */
 #include <algorithm>
+#include <array>
 #include <string_view>
 #include <unordered_map>
 
@@ -1178,34 +1179,52 @@ void live_after_groups(ChipClass chip, const AluClause &cl, LiveSet live, size_t
    }
 }
 
+/* The part of plain_node that depends only on the op and chip: a bit for
+ * an ordinary node, another for one slot of a reduction.  Read from the
+ * op table itself (alu_op_info() and alu_slots() are not constexpr), so
+ * that the table of it below is made at compile time. */
+constexpr uint8_t kPlainOp = 1, kPlainReductionSlot = 2;
+constexpr uint8_t plain_op(ChipClass chip, AluOp op)
+{
+   const AluOpInfo &info = kAluOpInfo[unsigned(op)];
+   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
+                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
+   const unsigned slots = info.slots[chip_index(chip)];
+   if ((info.flags & special) || !slots || (slots & (kSlotXY | kSlotZW)))
+      return 0;
+   const std::string_view name = info.name;
+   if (name.starts_with("LDS") || name.starts_with("GDS") || name.starts_with("SET_CF_IDX") ||
+       op == AluOp::ALU_NOP)
+      return 0;
+   if (slots & kSlot4)
+      return kPlainReductionSlot;
+   return slots & (kSlotV | kSlotS) ? kPlainOp : 0;
+}
+
+/* plain_op by chip and op: asked for every node of every fixed group
+ * liftable_groups looks at (working it out per node was most of the
+ * test). */
+constexpr auto kPlainOps = [] {
+   std::array<std::array<uint8_t, kNumAluOps>, kNumChipClasses> t{};
+   for (unsigned i = 0; i < kNumChipClasses * kNumAluOps; i++) {
+      const unsigned c = i / kNumAluOps, o = i % kNumAluOps;
+      t[c][o] = plain_op(ChipClass(c), AluOp(o));
+   }
+   return t;
+}();
+
 /* A node the parser could have left movable, or one slot of a reduction. */
 bool plain_node(ChipClass chip, const AluNode &nd, bool reduction)
 {
    const AluInstr &in = nd.bc;
-   const AluOpInfo &info = alu_op_info(in.op);
-   const uint32_t special = AF_PRED | AF_PRED_PUSH | AF_KILL | AF_MOVA | AF_INTERP |
-                            AF_PREV_NEXT | AF_PREV_INTERLEAVE | AF_F64;
-   const unsigned slots = alu_slots(chip, in.op);
-   if ((info.flags & special) || !slots || (slots & (kSlotXY | kSlotZW)))
-      return false;
-   if (reduction ? !(slots & kSlot4) : (slots & kSlot4) || !(slots & (kSlotV | kSlotS)))
+   if (!(kPlainOps[chip_index(chip)][unsigned(in.op)] &
+         (reduction ? kPlainReductionSlot : kPlainOp)))
       return false;
    if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.dst.rel ||
-       in.index_mode || in.op == AluOp::ALU_NOP)
+       in.index_mode)
       return false;
-   /* By op, worked out once: the name tests were most of a call. */
-   static const std::vector<uint8_t> by_name = [] {
-      std::vector<uint8_t> t(kNumAluOps);
-      for (unsigned o = 0; o < kNumAluOps; o++) {
-         const std::string_view name = alu_op_name(AluOp(o));
-         t[o] = name.starts_with("LDS") || name.starts_with("GDS") ||
-                name.starts_with("SET_CF_IDX");
-      }
-      return t;
-   }();
-   if (by_name[unsigned(in.op)])
-      return false;
-   for (unsigned s = 0; s < info.num_src; s++)
+   const unsigned nsrc = alu_op_info(in.op).num_src;
+   for (unsigned s = 0; s < nsrc; s++)
       if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward ||
           nd.src[s].value.kind == ValueKind::Special)
          return false;
