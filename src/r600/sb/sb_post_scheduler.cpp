@@ -282,6 +282,12 @@ struct ValueInfo {
    std::vector<int> def_key;                /* register channel written, -1 none */
    std::vector<uint8_t> local;
    std::vector<std::vector<uint32_t>> readers; /* distinct reading positions */
+   /* The reads of values that entered the run (src_def -1) as (register
+    * channel, position) pairs in position order, a channel once per node:
+    * noted by analyze, which looks at every operand anyway, for
+    * fold_copies and build_deps, which would otherwise walk them all
+    * again. */
+   std::vector<std::pair<uint32_t, uint32_t>> entry_reads;
 };
 
 /* One entry per register channel, -1 between uses: analyze and
@@ -303,6 +309,7 @@ bool analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
    v.src_def.assign(n, {-2, -2, -2});
    v.def_key.assign(n, -1);
    v.local.assign(n, 0);
+   v.entry_reads.clear();
    /* The inner lists keep their storage from the last run. */
    if (v.readers.size() < n)
       v.readers.resize(n);
@@ -343,6 +350,7 @@ bool analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
       }
       /* Read once: the stores below could alias the op table. */
       const unsigned nsrc = info.num_src;
+      const size_t node_reads = v.entry_reads.size(); /* this node's from here */
       for (unsigned s = 0; s < nsrc; s++) {
          if (nd.src[s].rel || nd.src[s].value.kind == ValueKind::Forward) {
             put_back();
@@ -350,8 +358,14 @@ bool analyze(const AluClause &cl, const std::vector<uint32_t> &ids, const LiveSe
          }
          if (!gpr_read(nd.src[s]))
             continue;
-         const int d = cur[key_of(nd.src[s].value.sel, nd.src[s].value.chan)];
+         const unsigned k = key_of(nd.src[s].value.sel, nd.src[s].value.chan);
+         const int d = cur[k];
          v.src_def[i][s] = d;
+         if (d == -1 && std::find_if(v.entry_reads.begin() + std::ptrdiff_t(node_reads),
+                                     v.entry_reads.end(), [&](const auto &r) {
+                                        return r.first == k;
+                                     }) == v.entry_reads.end())
+            v.entry_reads.push_back({k, uint32_t(i)});
          if (d >= 0 && (v.readers[d].empty() || v.readers[d].back() != i))
             v.readers[d].push_back(uint32_t(i));
       }
@@ -385,13 +399,9 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
     * folds, so they also say which entries to put back). */
    int *last_entry_read = table.at;
    bool have_entry_reads = false;
-   auto entry_reads = [&](bool set) {
-      for (size_t i = 0; i < n; i++)
-         for (unsigned s = 0; s < 3; s++)
-            if (v.src_def[i][s] == -1) {
-               const Value &val = cl.nodes[ids[i]].src[s].value;
-               last_entry_read[key_of(val.sel, val.chan)] = set ? int(i) : -1;
-            }
+   auto note_entry_reads = [&](bool set) {
+      for (const auto &[key, i] : v.entry_reads)
+         last_entry_read[key] = set ? int(i) : -1;
    };
    bool any = false;
    for (size_t i = 0; i < n; i++) {
@@ -415,7 +425,7 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
          while (end < n && cl.nodes[ids[end]].group == xn.group)
             end++;
          if (!have_entry_reads) {
-            entry_reads(true);
+            note_entry_reads(true);
             have_entry_reads = true;
          }
          if (last_entry_read[d] >= 0 && size_t(last_entry_read[d]) >= end)
@@ -453,7 +463,7 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
       any = true;
    }
    if (have_entry_reads)
-      entry_reads(false);
+      note_entry_reads(false);
    if (!any)
       return;
    std::vector<uint32_t> pos(n, 0);
@@ -465,6 +475,11 @@ void fold_copies(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, Valu
    w.src_def.clear();
    w.def_key.clear();
    w.local.clear();
+   /* A folded MOV read a local, not an entering value: every entry read
+    * stays, renumbered. */
+   w.entry_reads.clear();
+   for (const auto &[key, i] : v.entry_reads)
+      w.entry_reads.push_back({key, pos[i]});
    if (w.readers.size() < k)
       w.readers.resize(k);
    std::vector<uint32_t> kept;
@@ -585,9 +600,8 @@ class ValueScheduler {
    std::vector<uint8_t> hw_ok_;
    GroupFit fit_; /* the group being filled */
    std::vector<uint32_t> pos_of_; /* node id -> position */
-   /* build_deps': the entering values' readers in position order, then
-    * grouped by key. */
-   std::vector<std::pair<uint32_t, uint32_t>> livein_reads_, livein_readers_;
+   /* build_deps': the entering values' readers grouped by key. */
+   std::vector<std::pair<uint32_t, uint32_t>> livein_readers_;
    /* schedule()'s lists, kept for their storage. */
    /* Per unit, its rank in the ready list as one number (lowest first):
     * height inverted, then kNotReadingPrev unless it reads a result of
@@ -618,24 +632,10 @@ void ValueScheduler::build_deps()
     * per register in a hash map.  pending_ counts each key's readers (a
     * register whose entering value is still to be read is not free for
     * allocation), and the count places them: no sort of the whole list. */
-   std::vector<std::pair<uint32_t, uint32_t>> &reads = livein_reads_;
-   reads.clear();
-   for (size_t i = 0; i < n; i++) {
-      const AluNode &nd = cl_->nodes[ids_[i]];
-      unsigned seen[3];
-      unsigned nseen = 0;
-      for (unsigned s = 0; s < 3; s++) {
-         if (v_.src_def[i][s] != -1)
-            continue;
-         const unsigned k = key_of(nd.src[s].value.sel, nd.src[s].value.chan);
-         if (std::find(seen, seen + nseen, k) != seen + nseen)
-            continue;
-         seen[nseen++] = k;
-         reads.push_back({k, uint32_t(i)});
-         if (pending_[k]++ == 0)
-            dirty_.push_back(uint16_t(k));
-      }
-   }
+   const std::vector<std::pair<uint32_t, uint32_t>> &reads = v_.entry_reads;
+   for (const auto &r : reads)
+      if (pending_[r.first]++ == 0)
+         dirty_.push_back(uint16_t(r.first));
    /* first_reader: where a key's readers start in `livein` (set to where
     * they end, then counted down as they are placed from the last). */
    std::vector<int> &first_reader = first_reader_;
