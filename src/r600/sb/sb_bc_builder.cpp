@@ -550,12 +550,10 @@ inline const SwizzleChoice &GroupFit::choice(unsigned i, unsigned bs)
    return ch;
 }
 
-/* Claims a choice in place: false on a conflict.  set/nset: the ports
- * it took, for the caller to free again. */
-inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set)[3],
-                           unsigned &nset)
+/* Claims a choice in place: false on a conflict.  The ports it took go
+ * on from set[nset] (three at most), for the caller to free again. */
+inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t *set, unsigned &nset)
 {
-   nset = 0;
    for (unsigned k = 0; k < ch.n; k++) {
       int16_t &port = ports[ch.c[k].port];
       if (port == -1) {
@@ -590,7 +588,7 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
       for (unsigned bs = 0; bs < nchoice_[i]; bs++) {
          const Choice &ch = choice(i, bs);
          uint8_t set[3];
-         unsigned nset;
+         unsigned nset = 0;
          if (ch.n == kBad)
             continue;
          if (claim_in_place(ch, ports, set, nset)) {
@@ -603,6 +601,22 @@ inline bool claim_in_place(const Choice &ch, int16_t (&ports)[12], uint8_t (&set
       }
       return false;
    }
+   /* Swizzle 0 for every instruction, the search's first path, which
+    * most units (reductions) take: claimed in one loop, without the
+    * search's bookkeeping, and let go again when it fails. */
+   uint8_t zero_set[3 * kMax];
+   unsigned nzero = 0;
+   bool zero = true;
+   for (unsigned k = i; k < end && zero; k++) {
+      const Choice &ch = choice(k, 0);
+      zero = ch.n != kBad && claim_in_place(ch, ports, zero_set, nzero);
+   }
+   if (zero) {
+      std::fill(chosen_ + i, chosen_ + end, uint8_t(0));
+      return true;
+   }
+   while (nzero)
+      ports[zero_set[--nzero]] = -1;
    std::fill(owners_, owners_ + 12, uint16_t(0)); /* the claims held stay put */
    uint32_t blame;
    if (!first_fit(kInOrder.data(), i, end, ports, chosen_, blame))
