@@ -870,10 +870,23 @@ void ValueScheduler::note_reads(uint32_t i, unsigned g)
 }
 
 /* Registers for the locals defined in group gi, once the group after it is
- * known (a value all of whose readers sit there needs none: PV/PS). */
+ * known (a value all of whose readers sit there needs none: PV/PS).  The
+ * group's hardware form gets each local's destination as it is given:
+ * the only part of it that changes once the group is built. */
 bool ValueScheduler::assign_group(size_t gi)
 {
    const GroupNode &g = (*out_)[first_ + gi];
+   AluGroup &hw = (*out_hw_)[first_ + gi];
+   uint8_t at[kSlotT + 1]; /* hw's instruction in each slot (slot order) */
+   bool have_at = false;
+   auto set_dst = [&](size_t k, const AluDst &dst) {
+      if (!have_at) {
+         for (size_t j = 0; j < hw.instrs.size(); j++)
+            at[hw.instrs[j].slot] = uint8_t(j);
+         have_at = true;
+      }
+      hw.instrs[at[g.slots[k]]].dst = dst;
+   };
    for (size_t k = 0; k < g.nodes.size(); k++) {
       const uint32_t i = pos_of_[g.nodes[k]];
       if (!flexible(i))
@@ -902,6 +915,7 @@ bool ValueScheduler::assign_group(size_t gi)
                nd.bc.dst.chan = uint8_t(c);
                break;
             }
+         set_dst(k, nd.bc.dst);
          continue;
       }
       unsigned best = kNoReg;
@@ -929,6 +943,7 @@ bool ValueScheduler::assign_group(size_t gi)
       nd.bc.dst.write = true;
       nd.bc.dst.gpr = uint8_t(best / 4);
       nd.bc.dst.chan = uint8_t(best % 4);
+      set_dst(k, nd.bc.dst);
       for (uint32_t r : v_.readers[i]) {
          if (group_of_[r] != gi + 1)
             continue;
@@ -1317,9 +1332,10 @@ struct Scratch {
  * just before was PV/PS and stays so (by its register, if it got one),
  * one read from further back already had its register, and no register a
  * group reads is given to a local of the group before it (its last read
- * is later).  Only the locals' destinations are new.  dwords: the
- * clause's size (alu_clause_dwords; a built group's literals are exactly
- * those its operands use, so they need no counting). */
+ * is later).  Only the locals' destinations are new, and the scheduler
+ * put them in as it gave them (assign_group).  dwords: the clause's size
+ * (alu_clause_dwords; a built group's literals are exactly those its
+ * operands use, so they need no counting). */
 bool build_scheduled(ChipClass chip, const AluClause &cl, std::vector<AluGroup> &hw,
                      unsigned &dwords)
 {
@@ -1331,18 +1347,10 @@ bool build_scheduled(ChipClass chip, const AluClause &cl, std::vector<AluGroup> 
          dwords += alu_group_dwords(g);
          continue;
       }
-      if (g.instrs.empty()) {
-         if (!materialize_group_into(chip, cl, gn.nodes, gn.slots, i ? &hw[i - 1] : nullptr,
-                                     i ? &cl.groups[i - 1] : nullptr, g))
-            return false;
-      } else {
-         /* One instruction per slot, in slot order. */
-         uint8_t at[5];
-         for (size_t j = 0; j < g.instrs.size(); j++)
-            at[g.instrs[j].slot] = uint8_t(j);
-         for (size_t k = 0; k < gn.nodes.size(); k++)
-            g.instrs[at[gn.slots[k]]].dst = cl.nodes[gn.nodes[k]].bc.dst;
-      }
+      if (g.instrs.empty() &&
+          !materialize_group_into(chip, cl, gn.nodes, gn.slots, i ? &hw[i - 1] : nullptr,
+                                  i ? &cl.groups[i - 1] : nullptr, g))
+         return false;
       dwords += 2 * unsigned(g.instrs.size()) + ((unsigned(g.literals.size()) + 1) & ~1u);
    }
    return true;
