@@ -88,10 +88,10 @@ struct Peephole {
       }
    }
 
-   void note_def(const Node *a)
+   /* For an instruction whose op has flags `f`. */
+   void note_def(const Node *a, uint32_t f)
    {
       const AluInstr &in = *a->alu;
-      const uint32_t f = alu_op_info(in.op).flags;
       if (!(f & AF_SET) || (f & (AF_PRED | AF_PRED_PUSH | AF_KILL | AF_F64)) || in.pred_sel ||
           in.dst.omod || a->dst.size() != 1 || a->dst[0].kind != ValueKind::Var ||
           a->src.size() != 2 || !movable(a->src[0]) || !movable(a->src[1]))
@@ -112,10 +112,10 @@ struct Peephole {
       return id < values ? def[id] : nullptr;
    }
 
-   void fold_compare(Node *a)
+   /* For an instruction whose op has flags `f`. */
+   void fold_compare(Node *a, uint32_t f)
    {
       const AluInstr &in = *a->alu;
-      const uint32_t f = alu_op_info(in.op).flags;
       const uint32_t cls = f & (AF_PRED | AF_PRED_PUSH | AF_KILL);
       if (!cls || (f & (AF_SET | AF_F64)) || !(f & AF_CC_NE) || (f & AF_UINT_CMP) ||
           a->src.size() < 2)
@@ -156,17 +156,23 @@ struct Peephole {
       }
    }
 
+   /* One walk over the group, the op's flags read once per instruction:
+    * an instruction is a predicate or kill compare, a SETcc or neither,
+    * and a SETcc noted before its group's compares are folded changes
+    * nothing, since no slot reads a value its own group defines. */
    void group(Node *g)
    {
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
             continue;
-         fold_compare(a);
-         fold_select(a);
+         const uint32_t f = alu_op_info(a->alu->op).flags;
+         if (f & (AF_PRED | AF_PRED_PUSH | AF_KILL))
+            fold_compare(a, f);
+         else if (f & AF_SET)
+            note_def(a, f);
+         else
+            fold_select(a);
       }
-      for (Node *a : g->children)
-         if (a->kind == NodeKind::Alu)
-            note_def(a);
    }
 
    void walk(Node *n)
