@@ -1187,39 +1187,46 @@ struct Gvn : GvnTables {
       /* No slot reads a value its own group defines: the group's entries go
        * in as they come, but lookups see only those of earlier groups. */
       const size_t visible = table.size();
-      auto plain_mov = [](const Node *a) {
-         return a->alu->op == AluOp::MOV && !a->alu->dst.clamp && !a->alu->dst.omod;
-      };
-      for (Node *a : g->children) {
-         /* A plain MOV (half the instructions) is not simplified, and is
-          * left alone below: no need to ask simple_instr. */
-         if (a->kind != NodeKind::Alu || fixed || plain_mov(a) || !simple_instr(a))
-            continue;
-         OperandSummary s = summarize(a);
-         if (!s.plain)
-            continue;
-         /* A step that changed the instruction changed its operands. */
-         for (unsigned step = 0; step < 4 && may_simplify(a, s) && simplify(a); step++)
-            s = summarize(a);
-         if (plain_mov(a))
-            continue;
-         if (!finish_key(a, s))
-            continue;
-         const ValueKey &key = s.key;
-         /* Array elements keep their register; their values must not be
-          * read elsewhere in place of a recomputation. */
-         const Value &d = a->dst[0];
-         const size_t hash = ValueKeyHash{}(key);
-         if (const Value *first =
-                table.find_or_add(key, hash, visible, in_array(d.var) ? nullptr : &d))
-            replace(a, AluOp::MOV, *first, false);
-      }
       for (Node *a : g->children) {
          if (a->kind != NodeKind::Alu)
             continue;
+         number(a, fixed, visible);
+         /* Copies are read only by the rewriting above: recording one
+          * before the group's later slots are numbered changes nothing. */
          if (const Value *s = copy_source(a))
             record_copy(a->dst[0], *s);
       }
+   }
+
+   /* Simplifies and numbers one instruction of a group, looking up the
+    * table's first `visible` entries. */
+   void number(Node *a, bool fixed, size_t visible)
+   {
+      /* A plain MOV (half the instructions) is not simplified, and is
+       * left alone: no need to ask simple_instr. */
+      if (fixed || plain_mov(a) || !simple_instr(a))
+         return;
+      OperandSummary s = summarize(a);
+      if (!s.plain)
+         return;
+      /* A step that changed the instruction changed its operands. */
+      for (unsigned step = 0; step < 4 && may_simplify(a, s) && simplify(a); step++)
+         s = summarize(a);
+      if (plain_mov(a) || !finish_key(a, s))
+         return;
+      const ValueKey &key = s.key;
+      /* Array elements keep their register; their values must not be
+       * read elsewhere in place of a recomputation. */
+      const Value &d = a->dst[0];
+      const size_t hash = ValueKeyHash{}(key);
+      if (const Value *first =
+             table.find_or_add(key, hash, visible, in_array(d.var) ? nullptr : &d))
+         replace(a, AluOp::MOV, *first, false);
+   }
+
+   static bool plain_mov(const Node *a)
+   {
+      return a->alu->op == AluOp::MOV && !a->alu->dst.clamp && !a->alu->dst.omod;
    }
 
    void push_scope()
