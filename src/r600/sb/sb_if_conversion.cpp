@@ -53,6 +53,7 @@
  * live until their selects after the inner ones, one channel per level.
  */
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -111,10 +112,12 @@ bool set_op_for(AluOp pred, AluOp &set)
 }
 
 /* Ops whose execution has an effect beyond their result, or that depend on
- * more than their operands (neighbouring slots, interpolation state). */
-bool has_side_effect(AluOp op)
+ * more than their operands (neighbouring slots, interpolation state).
+ * constexpr, from the ISA tables (alu_op_info is not), so that
+ * kHasSideEffect below answers it by op with one load. */
+constexpr bool op_has_side_effect(AluOp op)
 {
-   unsigned flags = alu_op_info(op).flags;
+   const uint32_t flags = kAluOpInfo[unsigned(op)].flags;
    if (flags & (AF_MOVA | AF_KILL | AF_PRED | AF_PRED_PUSH | AF_INTERP | AF_PREV_NEXT |
                 AF_PREV_INTERLEAVE))
       return true;
@@ -147,6 +150,17 @@ bool has_side_effect(AluOp op)
    default: return false;
    }
 }
+
+/* op_has_side_effect by op: check_group asks it for every instruction on
+ * a side. */
+constexpr auto kHasSideEffect = [] {
+   std::array<bool, kNumAluOps> t{};
+   for (unsigned op = 0; op < kNumAluOps; op++)
+      t[op] = op_has_side_effect(AluOp(op));
+   return t;
+}();
+
+bool has_side_effect(AluOp op) { return kHasSideEffect[unsigned(op)]; }
 
 /* A value an instruction may read anywhere: plain SSA values and resolved
  * constants.  Unresolved kcache references are relative to their clause's
