@@ -1050,6 +1050,16 @@ struct Gvn : GvnTables {
       s.key.num_src = uint8_t(n);
       for (unsigned i = 0; i < n; i++) {
          const Value &v = a->src[i];
+         OperandKey &k = s.key.ops[i];
+         /* Most operands are SSA values: key_operand's last case first. */
+         if (v.kind == ValueKind::Var) {
+            k.tag = 'v';
+            k.a = uint32_t(v.var);
+            k.b = v.version;
+            k.neg = v.neg;
+            k.abs = v.abs;
+            continue;
+         }
          if (v.kind == ValueKind::Rel || v.kind == ValueKind::None) {
             s.plain = false;
             return s;
@@ -1057,7 +1067,6 @@ struct Gvn : GvnTables {
          /* An unresolved kcache operand leaves the key unused. */
          if (v.kind == ValueKind::KCache && !v.resolved)
             s.keyed = false;
-         OperandKey &k = s.key.ops[i];
          k = key_operand(v);
          s.consts += k.tag == 'k';
       }
