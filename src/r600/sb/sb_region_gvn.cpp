@@ -503,12 +503,16 @@ struct OperandSummary {
    ValueKey key;        /* the operands' part */
 };
 
+/* One step of the key hashes: a multiply per operand, whose high bits
+ * finish() folds into the low ones the tables index by.  The hash only
+ * orders probes: it changes no result. */
 uint64_t mix_operand(uint64_t h, const OperandKey &o)
 {
    const std::array<uint64_t, 2> w = o.words();
-   h = (h ^ w[0] ^ std::rotl(w[1], 21)) * 0x9e3779b97f4a7c15ull;
-   return h ^ (h >> 29);
+   return (h ^ w[0] ^ std::rotl(w[1], 21)) * 0x9e3779b97f4a7c15ull;
 }
+
+uint64_t finish(uint64_t h) { return h ^ (h >> 29) ^ (h >> 47); }
 
 struct ValueKeyHash {
    size_t operator()(const ValueKey &k) const
@@ -516,10 +520,15 @@ struct ValueKeyHash {
       uint64_t h = (uint64_t(k.op) << 16) ^ (uint64_t(k.clamp) << 8) ^ (uint64_t(k.omod) << 4) ^
                    k.num_src;
       /* Operands past num_src are default ones in every key with that
-       * num_src (summarize): they would add nothing but work. */
-      for (unsigned i = 0; i < k.num_src && i < 3; i++)
-         h = mix_operand(h, k.ops[i]);
-      return size_t(h);
+       * num_src (summarize): they would add nothing but work.  Unrolled:
+       * at most three. */
+      if (k.num_src > 0)
+         h = mix_operand(h, k.ops[0]);
+      if (k.num_src > 1)
+         h = mix_operand(h, k.ops[1]);
+      if (k.num_src > 2)
+         h = mix_operand(h, k.ops[2]);
+      return size_t(finish(h));
    }
 };
 
@@ -533,7 +542,7 @@ struct DotKeyHash {
       uint64_t h = 0;
       for (const OperandKey &o : k)
          h = mix_operand(h, o);
-      return size_t(h);
+      return size_t(finish(h));
    }
 };
 
