@@ -846,8 +846,11 @@ struct Gvn : GvnTables {
       }
    }
 
-   /* The first child with an operand rewrite_alu_operands looks at that
-    * has a copy; the number of children when none has. */
+   /* The first child with an operand that has a copy; the number of
+    * children when none has.  A filter for rewrite_alu_operands, which
+    * looks at the op's operands only: every operand is looked at here,
+    * which needs no op lookup (the children before the one found read no
+    * copy either way). */
    size_t first_copy_reader(const Node *g) const
    {
       for (size_t k = 0; k < g->children.size(); k++) {
@@ -855,7 +858,7 @@ struct Gvn : GvnTables {
          if (a->kind != NodeKind::Alu)
             continue;
          const Value *src = a->src.data();
-         const size_t n = std::min<size_t>(alu_op_info(a->alu->op).num_src, a->src.size());
+         const size_t n = a->src.size();
          for (size_t i = 0; i < n; i++)
             if (lookup_copy(src[i]))
                return k;
