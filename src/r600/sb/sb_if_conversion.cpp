@@ -167,15 +167,9 @@ bool has_side_effect(AluOp op) { return kHasSideEffect[unsigned(op)]; }
  * locks and would change meaning in another clause. */
 bool movable_src(const Value &v)
 {
-   switch (v.kind) {
-   case ValueKind::None:
-   case ValueKind::Var:
-   case ValueKind::Inline:
-   case ValueKind::Literal: return true;
-   case ValueKind::KCache: return v.resolved;
-   case ValueKind::Rel: return false;
-   }
-   return false;
+   /* None, Var, Inline and Literal may; two tests rather than a switch
+    * over the six kinds (asked for every operand on a side). */
+   return v.kind != ValueKind::Rel && (v.kind != ValueKind::KCache || v.resolved);
 }
 
 /* Two operands that read the same bits (no modifiers involved). */
@@ -411,6 +405,7 @@ struct Converter {
     * stores. */
    std::vector<uint32_t> copy_of;
    std::vector<std::pair<unsigned, unsigned>> span; /* by region id: [first, end) */
+   unsigned numbered_vars = 0; /* value_id's bound, set by index_tree */
    unsigned order = 0;
    unsigned converted = 0;
    unsigned shared = 0; /* ELSE instructions THEN already computes */
@@ -477,8 +472,9 @@ struct Converter {
     * the values; those created here (SETcc results) are never copies. */
    unsigned value_id(const Value &v) const
    {
-      if (v.kind != ValueKind::Var || v.var < 0 || size_t(v.var) >= sh.value_base.size() ||
-          size_t(v.var) >= sh.version_count.size() || v.version > sh.version_count[v.var])
+      /* numbered_vars: see index_tree. */
+      if (v.kind != ValueKind::Var || unsigned(v.var) >= numbered_vars ||
+          v.version > sh.version_count[v.var])
          return ~0u;
       return sh.value_id(v);
    }
@@ -502,6 +498,10 @@ struct Converter {
    {
       if (sh.value_base.size() != sh.vars.size())
          sh.number_values();
+      /* The variables the numbering covers; version_count has an entry
+       * for each (number_values).  Only new temporaries are added until
+       * the numbering is made again after converting. */
+      numbered_vars = unsigned(sh.value_base.size());
       copy_of.assign(sh.num_values(), 0);
       same_as_gen.assign(sh.num_values(), 0);
       same_as_to.resize(sh.num_values());
