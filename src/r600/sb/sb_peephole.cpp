@@ -88,8 +88,10 @@ struct Peephole {
       }
    }
 
-   /* For an instruction whose op has flags `f`. */
-   void note_def(const Node *a, uint32_t f)
+   /* For an instruction whose op has flags `f`.  Out of line, as is
+    * fold_compare: few instructions are SETcc or compares, and group()
+    * then stays small enough to need no register saving of its own. */
+   [[gnu::noinline]] void note_def(const Node *a, uint32_t f)
    {
       const AluInstr &in = *a->alu;
       if (!(f & AF_SET) || (f & (AF_PRED | AF_PRED_PUSH | AF_KILL | AF_F64)) || in.pred_sel ||
@@ -113,7 +115,7 @@ struct Peephole {
    }
 
    /* For an instruction whose op has flags `f`. */
-   void fold_compare(Node *a, uint32_t f)
+   [[gnu::noinline]] void fold_compare(Node *a, uint32_t f)
    {
       const AluInstr &in = *a->alu;
       const uint32_t cls = f & (AF_PRED | AF_PRED_PUSH | AF_KILL);
