@@ -437,6 +437,9 @@ struct Converter {
    static constexpr unsigned kManyVersions = ~0u;
    std::vector<unsigned> renamed_var_version;
    bool same_as_any = false; /* for the if being converted */
+   /* Bit var % 64 for each variable with a renamed value (this if): most
+    * operands are told apart by it without a lookup in renamed_var_gen. */
+   uint64_t renamed_bits = 0;
    NodeList spare_list; /* run()'s rebuilt children list */
    /* try_convert's select operands (then, else), kept for their storage. */
    std::vector<std::pair<const Value *, const Value *>> sel_src;
@@ -863,6 +866,7 @@ struct Converter {
       then_work.clear();
       same_as_new.clear();
       same_as_any = false;
+      renamed_bits = 0;
       /* The ops THEN's work uses, and its work_bits: an ELSE instruction
        * with another op, or whose bit THEN did not set, cannot match, so
        * its key is not needed.  In a chain of if/else-if the ELSE side
@@ -901,7 +905,8 @@ struct Converter {
       /* Whether v's variable had a value renamed (most operands: no), a
        * test small enough to sit in the loops below rather than in a call. */
       auto may_rename = [&](const Value &v) {
-         if (v.kind != ValueKind::Var || size_t(v.var) >= renamed_var_gen.size() ||
+         if (v.kind != ValueKind::Var || !(renamed_bits >> (unsigned(v.var) & 63) & 1) ||
+             size_t(v.var) >= renamed_var_gen.size() ||
              renamed_var_gen[size_t(v.var)] != then_op_gen)
             return false;
          const unsigned version = renamed_var_version[size_t(v.var)];
@@ -963,6 +968,7 @@ struct Converter {
                      else if (version != d.version)
                         version = kManyVersions;
                      renamed_var_gen[size_t(d.var)] = then_op_gen;
+                     renamed_bits |= uint64_t(1) << (unsigned(d.var) & 63);
                      same_as_any = true;
                      shared++;
                   }
