@@ -14,6 +14,7 @@
  */
 #include <algorithm>
 #include <array>
+#include <bitset>
 
 #include "r600/sb/sb_passes.h"
 
@@ -72,8 +73,10 @@ template <typename Fn> bool for_each_gpr(Program &prog, Fn &&fn)
 bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_live)
 {
    /* Fixed-size tables on the stack: this runs once per shader, and four
-    * heap vectors were a noticeable part of it on small shaders. */
-   std::array<bool, kFirstClauseTemp> used{}, pinned{};
+    * heap vectors were a noticeable part of it on small shaders.  Bit
+    * sets, so that the registers that may move are found a word at a
+    * time, not by a look at each of the 123 numbers. */
+   std::bitset<kFirstClauseTemp> used, pinned;
    auto mark = [&](uint8_t &r) {
       if (r < kFirstClauseTemp)
          used[r] = true;
@@ -133,11 +136,10 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
     * run's registers are all used); the others keep theirs, filled in
     * only when something moves. */
    std::array<uint8_t, kFirstClauseTemp> map;
+   const std::bitset<kFirstClauseTemp> movable = used & ~pinned;
    unsigned next = 0;
    bool moved = false;
-   for (unsigned r = 0; r < kFirstClauseTemp; r++) {
-      if (pinned[r] || !used[r])
-         continue;
+   for (size_t r = movable._Find_first(); r < kFirstClauseTemp; r = movable._Find_next(r)) {
       /* A run needs as many consecutive free numbers; its own numbers
        * qualify, so it never moves up. */
       unsigned len = std::max<unsigned>(run[r], 1);
@@ -153,13 +155,13 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
       for (unsigned k = 0; k < len; k++)
          map[r + k] = uint8_t(next + k);
       next += len;
-      r += len - 1;
+      r += len - 1; /* the run's other registers: all movable, all placed */
    }
    /* Usually the allocation left no gap: then there is nothing to rename. */
    if (!moved)
       return true;
    for (unsigned r = 0; r < kFirstClauseTemp; r++)
-      if (pinned[r] || !used[r])
+      if (!movable[r])
          map[r] = uint8_t(r);
    auto rename = [&](uint8_t &r) {
       if (r < kFirstClauseTemp)
