@@ -55,7 +55,10 @@ class Validator {
    };
    void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
                     const GroupSummary &sum, const GroupSummary *prev, unsigned &ct_written);
-   void check_read_ports(unsigned ci, unsigned gi, const AluGroup &g);
+   /* Inline in check_group, its one caller, which runs it for every group:
+    * a call of its own cost a frame per group. */
+   [[gnu::always_inline]] inline void check_read_ports(unsigned ci, unsigned gi,
+                                                       const AluGroup &g);
    /* The read-port messages, out of line: the port checks run for every
     * operand and stay small enough to inline without them. */
    [[gnu::cold, gnu::noinline]] void cfile_port_error(unsigned ci, unsigned gi, unsigned slot,
