@@ -53,8 +53,12 @@ class Validator {
       bool loads_ar = false; /* an AF_MOVA instruction */
       unsigned lits = 0;     /* literals its instructions read (group_literals_needed) */
    };
-   void check_group(unsigned ci, const CfInstr &cf, unsigned gi, const AluGroup &g,
-                    const GroupSummary &sum, const GroupSummary *prev, unsigned &ct_written);
+   /* Inline in check_alu_clause, its one caller, for the same reason as
+    * check_read_ports below. */
+   [[gnu::always_inline]] inline void check_group(unsigned ci, const CfInstr &cf, unsigned gi,
+                                                  const AluGroup &g, const GroupSummary &sum,
+                                                  const GroupSummary *prev,
+                                                  unsigned &ct_written);
    /* Inline in check_group, its one caller, which runs it for every group:
     * a call of its own cost a frame per group. */
    [[gnu::always_inline]] inline void check_read_ports(unsigned ci, unsigned gi,
