@@ -53,16 +53,20 @@ struct GcmTables {
    std::vector<uint32_t> defined;
    uint32_t stamp = 0;
    std::vector<int> written_vars; /* sink_alu_below_fetches' scratch */
+   /* By value id: the value feeds a phi or loop_phi.  Here for its
+    * storage, filled again per shader: allocating it cost more than the
+    * fill. */
+   std::vector<bool> in_phi;
 };
 
 struct Gcm : GcmTables {
    ThreadLend<GcmTables> lend{*this};
    RegionShader &sh;
-   std::vector<bool> in_phi; /* value feeds a phi or loop_phi */
    unsigned moved = 0;
 
-   explicit Gcm(RegionShader &s) : sh(s), in_phi(s.num_values(), false)
+   explicit Gcm(RegionShader &s) : sh(s)
    {
+      in_phi.assign(sh.num_values(), false);
       /* A shader takes at most one stamp per node; start again from zero
        * long before they could wrap. */
       if (stamp > UINT32_MAX / 2) {
