@@ -14,7 +14,8 @@
  */
 #include <algorithm>
 #include <array>
-#include <bitset>
+#include <bit>
+#include <cstring>
 
 #include "r600/sb/sb_passes.h"
 
@@ -23,6 +24,41 @@ namespace sbcc::r600::sb {
 namespace {
 
 constexpr unsigned kFirstClauseTemp = 123;
+/* The byte tables' size: the registers rounded up to whole 64-bit words
+ * (the bytes past 122 stay zero). */
+constexpr unsigned kGprBytes = 128;
+
+/* Bit r of the result: used[r] && !pinned[r] (the bytes are 0 or 1).
+ * Eight bytes are read as one word and their low bits gathered by a
+ * multiply: byte i's bit lands on bit 56 + i, and no two partial products
+ * meet, so nothing carries. */
+std::array<uint64_t, kGprBytes / 64> movable_words(const std::array<uint8_t, kGprBytes> &used,
+                                                   const std::array<uint8_t, kGprBytes> &pinned)
+{
+   std::array<uint64_t, kGprBytes / 64> words{};
+   for (unsigned b = 0; b < kGprBytes; b += 8) {
+      uint64_t u, p;
+      std::memcpy(&u, &used[b], 8);
+      std::memcpy(&p, &pinned[b], 8);
+      if constexpr (std::endian::native == std::endian::big) {
+         u = __builtin_bswap64(u);
+         p = __builtin_bswap64(p);
+      }
+      words[b / 64] |= (((u & ~p) * 0x0102040810204080ull) >> 56) << (b % 64);
+   }
+   return words;
+}
+
+/* The first set bit at or after r, kGprBytes when none. */
+unsigned next_set(const std::array<uint64_t, kGprBytes / 64> &words, unsigned r)
+{
+   for (unsigned w = r / 64; w < words.size(); w++) {
+      const uint64_t bits = r / 64 == w ? words[w] >> (r % 64) << (r % 64) : words[w];
+      if (bits)
+         return w * 64 + unsigned(std::countr_zero(bits));
+   }
+   return kGprBytes;
+}
 
 template <typename Fn> bool for_each_gpr(Program &prog, Fn &&fn)
 {
@@ -73,13 +109,15 @@ template <typename Fn> bool for_each_gpr(Program &prog, Fn &&fn)
 bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_live)
 {
    /* Fixed-size tables on the stack: this runs once per shader, and four
-    * heap vectors were a noticeable part of it on small shaders.  Bit
-    * sets, so that the registers that may move are found a word at a
-    * time, not by a look at each of the 123 numbers. */
-   std::bitset<kFirstClauseTemp> used, pinned;
+    * heap vectors were a noticeable part of it on small shaders.  A byte
+    * per register, the cheapest mark for each of the many operands; the
+    * registers that may move are then gathered into words eight bytes at
+    * a time (movable_words), so that only they are visited, not each of
+    * the 123 numbers. */
+   std::array<uint8_t, kGprBytes> used{}, pinned{};
    auto mark = [&](uint8_t &r) {
       if (r < kFirstClauseTemp)
-         used[r] = true;
+         used[r] = 1;
    };
    /* mark hands every number back unchanged, so the walk can run on the
     * program itself (a copy to probe was the cost of this pass). */
@@ -98,7 +136,7 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
          return true; /* reaches the clause temporaries: leave it alone */
       runs = true;
       for (unsigned r = first; r < end; r++)
-         used[r] = true;
+         used[r] = 1;
       /* Extend a run that starts at or before this one and reaches it. */
       unsigned start = first;
       for (unsigned r = 0; r < first; r++)
@@ -115,31 +153,31 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
             run[r] = 0;
          }
    }
-   pinned[0] = true;
+   pinned[0] = 1;
    for (const ShaderIo &io : info.inputs)
       if (io.gpr < kFirstClauseTemp)
-         pinned[io.gpr] = true;
+         pinned[io.gpr] = 1;
    for (unsigned k = 0; k < (info.num_ij + 1) / 2 && k < kFirstClauseTemp; k++)
-      pinned[k] = true;
+      pinned[k] = 1;
    /* Only the live channels (set bits, lowest first). */
    for (size_t k = entry_live._Find_first(); k < kFirstClauseTemp * 4;
         k = entry_live._Find_next(k))
-      pinned[k / 4] = true;
+      pinned[k / 4] = 1;
    for (unsigned r = 0; runs && r < kFirstClauseTemp; r++) {
       bool any = false;
       for (unsigned k = r; k < r + run[r]; k++)
          any = any || pinned[k];
       for (unsigned k = r; any && k < r + run[r]; k++)
-         pinned[k] = true;
+         pinned[k] = 1;
    }
    /* New numbers of the registers that may move (used, not pinned; a
     * run's registers are all used); the others keep theirs, filled in
     * only when something moves. */
    std::array<uint8_t, kFirstClauseTemp> map;
-   const std::bitset<kFirstClauseTemp> movable = used & ~pinned;
+   const std::array<uint64_t, kGprBytes / 64> movable = movable_words(used, pinned);
    unsigned next = 0;
    bool moved = false;
-   for (size_t r = movable._Find_first(); r < kFirstClauseTemp; r = movable._Find_next(r)) {
+   for (unsigned r = next_set(movable, 0); r < kFirstClauseTemp; r = next_set(movable, r + 1)) {
       /* A run needs as many consecutive free numbers; its own numbers
        * qualify, so it never moves up. */
       unsigned len = std::max<unsigned>(run[r], 1);
@@ -161,7 +199,7 @@ bool gpr_compaction(Program &prog, const ShaderInfo &info, const LiveSet &entry_
    if (!moved)
       return true;
    for (unsigned r = 0; r < kFirstClauseTemp; r++)
-      if (!movable[r])
+      if (!(movable[r / 64] >> (r % 64) & 1))
          map[r] = uint8_t(r);
    auto rename = [&](uint8_t &r) {
       if (r < kFirstClauseTemp)
