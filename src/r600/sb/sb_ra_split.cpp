@@ -685,7 +685,7 @@ struct TreeFacts {
    template <bool kCount> void walk(const Node *n, unsigned depth)
    {
       operands<kCount>(n);
-      /* By kind, not region_data (see mark_live_nodes' scan). */
+      /* By kind, not region_data (see Marker::scan in sb_region_liveness.cpp). */
       if (n->kind == NodeKind::Region) {
          for (const Node *p : n->region().phi)
             walk<kCount>(p, depth);

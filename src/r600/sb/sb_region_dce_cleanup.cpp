@@ -1,6 +1,6 @@
 /*
  * dce_cleanup over the region tree: everything the marking of
- * mark_live_nodes (sb_region_liveness.cpp) did not reach goes, phis and
+ * mark_live (sb_region_liveness.cpp) did not reach goes, phis and
  * loop_phis included.  Marking from effects is already the fixpoint: a
  * chain of dead instructions, or a loop_phi cycle feeding only itself,
  * is never reached.  Groups left empty go; synthetic clauses left empty go;
@@ -13,11 +13,12 @@ namespace sbcc::r600::sb::region {
 
 namespace {
 
-/* Runs right after mark_live_nodes: Node::scratch is the live mark. */
+/* Runs right after mark_live: Node::scratch numbers the node in `marks`. */
 struct Sweeper {
+   const std::vector<uint8_t> &marks;
    unsigned removed = 0;
 
-   static bool live(const Node *n) { return n->scratch != 0; }
+   bool live(const Node *n) const { return marks[n->scratch] != 0; }
 
    bool is_instr(const Node *n) const
    {
@@ -87,13 +88,14 @@ bool dce_cleanup(RegionShader &sh, Diagnostics &diags)
    (void)diags;
    if (!sh.root)
       return true;
-   /* Kept with the thread: mark_live_nodes sizes it anew. */
+   /* Kept with the thread: mark_live sizes them anew. */
    struct Tables {
       std::vector<bool> used;
+      std::vector<uint8_t> live;
    };
-   std::vector<bool> &used = thread_kept<Tables>().used;
-   mark_live_nodes(sh, used);
-   Sweeper s;
+   Tables &t = thread_kept<Tables>();
+   mark_live(sh, t.used, t.live);
+   Sweeper s{t.live};
    s.sweep(sh.root);
    return true;
 }

@@ -75,9 +75,12 @@ struct MarkerTables {
    struct Entry {
       const Node *node;
       uint32_t group; /* Alu in a group -> the group's index, else kNone */
-      bool live;
    };
    Members<Entry> nodes;
+   /* By scratch index: whether live code needs the node.  Apart from the
+    * entries so that mark_live_nodes hands it over whole rather than
+    * writing a mark into every node. */
+   std::vector<uint8_t> live;
    std::vector<int8_t> group_fixed; /* by group index: -1 not yet known */
    Members<const Node *> work; /* each node at most once: when marked */
 };
@@ -114,7 +117,8 @@ struct Marker : MarkerTables {
    {
       n->scratch = uint32_t(nodes.size());
       const bool root = rooted && is_root(n);
-      nodes.push_back({n, group, root});
+      live[nodes.size()] = root;
+      nodes.push_back({n, group});
       if (root)
          work.push_back(n);
       for (const Value &d : n->dst)
@@ -172,8 +176,8 @@ struct Marker : MarkerTables {
 
    void mark(const Node *n)
    {
-      if (!nodes[n->scratch].live) {
-         nodes[n->scratch].live = true;
+      if (!live[n->scratch]) {
+         live[n->scratch] = true;
          work.push_back(n);
       }
    }
@@ -215,6 +219,9 @@ struct Marker : MarkerTables {
        * node by node cost more than the walk on a small shader. */
       work.reset(sh.node_count());
       nodes.reset(sh.node_count());
+      /* Each entry is written as its node is numbered: resize only
+       * zeroes the room a larger shader adds. */
+      live.resize(std::max(live.size(), sh.node_count()));
       scan(sh.root, kNone, true);
       group_fixed.assign(nodes.size(), -1);
       while (!work.empty()) {
@@ -240,7 +247,7 @@ struct Marker : MarkerTables {
              * a group with one not (yet) marked. */
             bool all = true;
             for (const Node *c : nodes[g].node->children)
-               all = all && nodes[c->scratch].live;
+               all = all && live[c->scratch];
             if (all)
                continue;
             group_fixed[g] = alu_group_fixed(sh, nodes[g].node);
@@ -277,10 +284,20 @@ std::set<const Node *> live_instructions(const RegionShader &sh, std::vector<boo
    Marker m{sh, used};
    m.run();
    std::set<const Node *> out;
-   for (const Marker::Entry &e : m.nodes)
-      if (e.live)
-         out.insert(e.node);
+   for (size_t i = 0; i < m.nodes.size(); i++)
+      if (m.live[i])
+         out.insert(m.nodes[i].node);
    return out;
+}
+
+void mark_live(const RegionShader &sh, std::vector<bool> &used, std::vector<uint8_t> &live)
+{
+   used.assign(sh.num_values(), false);
+   Marker m{sh, used};
+   m.run();
+   /* The caller's table and the marker's are both kept with the thread:
+    * swapped, each keeps its room. */
+   std::swap(m.live, live);
 }
 
 void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used)
@@ -288,8 +305,8 @@ void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used)
    used.assign(sh.num_values(), false);
    Marker m{sh, used};
    m.run();
-   for (const Marker::Entry &e : m.nodes)
-      e.node->scratch = e.live ? 1 : 0;
+   for (size_t i = 0; i < m.nodes.size(); i++)
+      m.nodes[i].node->scratch = m.live[i];
 }
 
 namespace {

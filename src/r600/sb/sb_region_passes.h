@@ -51,8 +51,13 @@ namespace sbcc::r600::sb::region {
  * through their loop_phis.  Fills `used`, sized num_values(). */
 void liveness_used(const RegionShader &sh, std::vector<bool> &used);
 /* dce's marking (as live_instructions in sb_ra.h, without building a set):
- * fills `used` as liveness_used does and leaves Node::scratch of every node
- * in the tree (phis included) 1 when live code needs it, else 0. */
+ * fills `used` as liveness_used does, numbers every node in the tree (phis
+ * included) in Node::scratch and sets live[Node::scratch] to 1 when live
+ * code needs the node, else 0.  `live` is resized, not cleared: entries
+ * past the nodes are left as they were. */
+void mark_live(const RegionShader &sh, std::vector<bool> &used, std::vector<uint8_t> &live);
+/* mark_live's marks left in Node::scratch itself (for the tests: writing
+ * into every node cost dce more than its look-ups by number). */
 void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used);
 
 /* Removes instructions (and phis) whose every result is unused and that
