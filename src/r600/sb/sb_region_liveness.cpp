@@ -112,15 +112,45 @@ struct Marker : MarkerTables {
          collect_defs(d, n);
    }
 
-   /* n's number, entry, root mark and definitions (not its children's). */
-   [[gnu::always_inline]] void number(const Node *n, uint32_t group, bool rooted)
+   /* n's number, entry and root mark. */
+   [[gnu::always_inline]] void enter(const Node *n, uint32_t group, bool root)
    {
       n->scratch = uint32_t(nodes.size());
-      const bool root = rooted && is_root(n);
       live[nodes.size()] = root;
       nodes.push_back({n, group});
       if (root)
          work.push_back(n);
+   }
+
+   /* number() of an ALU instruction: one look at each result finds both
+    * its definitions and whether it has an effect (a kill, an exec mask
+    * update, a relative or array write), which two loops over the
+    * results did for every instruction of the tree. */
+   [[gnu::always_inline]] void number_alu(const Node *n, uint32_t group, bool rooted)
+   {
+      const AluInstr *in = n->alu;
+      bool effect = (alu_op_info(in->op).flags & AF_KILL) || in->update_exec_mask;
+      for (const Value &d : n->dst) {
+         if (d.kind == ValueKind::Var) {
+            def_node[sh.value_id(d)] = n;
+            effect |= in_rel_array(sh, d.var);
+         } else if (d.kind == ValueKind::Rel) {
+            effect = true;
+         }
+         if (!d.maydef().empty()) {
+            effect = true;
+            collect_parts(d, n);
+         }
+      }
+      enter(n, group, rooted && effect);
+   }
+
+   /* n's number, entry, root mark and definitions (not its children's). */
+   [[gnu::always_inline]] void number(const Node *n, uint32_t group, bool rooted)
+   {
+      if (n->kind == NodeKind::Alu)
+         return number_alu(n, group, rooted);
+      enter(n, group, rooted && is_root(n));
       for (const Value &d : n->dst)
          collect_defs(d, n);
    }
@@ -136,7 +166,7 @@ struct Marker : MarkerTables {
        * they are most of the tree, and hold nothing to descend into. */
       for (const Node *c : n->children)
          if (c->kind == NodeKind::Alu && c->children.empty())
-            number(c, inner, rooted);
+            number_alu(c, inner, rooted);
          else
             scan(c, inner, rooted);
       /* By kind rather than region_data: the kind shares a node's first
@@ -182,26 +212,11 @@ struct Marker : MarkerTables {
       }
    }
 
-   bool alu_has_effect(const Node *a) const
-   {
-      const AluInstr *in = a->alu;
-      unsigned flags = alu_op_info(in->op).flags;
-      if ((flags & AF_KILL) || in->update_exec_mask)
-         return true;
-      for (const Value &d : a->dst) {
-         if (d.kind == ValueKind::Rel || !d.maydef().empty())
-            return true;
-         if (d.kind == ValueKind::Var && in_rel_array(sh, d.var))
-            return true;
-      }
-      return false;
-   }
-
-   bool is_root(const Node *n) const
+   /* Whether a node other than an ALU instruction (number_alu) has an
+    * effect. */
+   static bool is_root(const Node *n)
    {
       switch (n->kind) {
-      case NodeKind::Alu:
-         return alu_has_effect(n);
       case NodeKind::Fetch:
       case NodeKind::If:
          return true;
