@@ -306,7 +306,7 @@ void collect_marked(const Node *n, std::vector<const Node *> &out)
       out.push_back(p);
 }
 
-/* mark_live_nodes (dce's marking through Node::scratch) keeps exactly what
+/* mark_live (dce's marking, by Node::scratch number) keeps exactly what
  * live_instructions (the set RA's tests use) keeps, and the values both
  * report used agree: here R3.x is never read, so its MOV, the MUL in the
  * if and the phi merging them are dead; what reaches the export lives. */
@@ -330,14 +330,17 @@ TEST(SbRegion, LiveMarksAgreeWithLiveInstructions)
    sh->number_values();
    std::vector<bool> used_set, used_marks;
    std::set<const Node *> live = live_instructions(*sh, used_set);
-   mark_live_nodes(*sh, used_marks);
+   std::vector<uint8_t> marks;
+   mark_live(*sh, used_marks, marks);
    EXPECT_EQ(used_set, used_marks);
    std::vector<const Node *> nodes;
    collect_marked(sh->root, nodes);
    std::string dead;
    for (const Node *n : nodes) {
-      EXPECT_EQ(n->scratch != 0, live.count(n) != 0);
-      if (!n->scratch)
+      ASSERT_LT(n->scratch, marks.size());
+      const bool marked = marks[n->scratch] != 0;
+      EXPECT_EQ(marked, live.count(n) != 0);
+      if (!marked)
          dead += (n->alu ? std::string(alu_op_name(n->alu->op)) : std::string("phi")) + " ";
    }
    EXPECT_EQ(dead, "MOV MUL phi ");

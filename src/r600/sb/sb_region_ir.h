@@ -201,7 +201,7 @@ struct Node {
    NodeKind kind = NodeKind::Root;
    bool loop = false; /* Region */
    /* Scratch for the pass running now (a dense index or a mark, e.g.
-    * mark_live_nodes); meaningless once that pass returns. */
+    * mark_live); meaningless once that pass returns. */
    mutable uint32_t scratch = 0;
    NodeList children;
 

@@ -78,7 +78,7 @@ struct MarkerTables {
    };
    Members<Entry> nodes;
    /* By scratch index: whether live code needs the node.  Apart from the
-    * entries so that mark_live_nodes hands it over whole rather than
+    * entries so that mark_live hands it over whole rather than
     * writing a mark into every node. */
    std::vector<uint8_t> live;
    std::vector<int8_t> group_fixed; /* by group index: -1 not yet known */
@@ -313,15 +313,6 @@ void mark_live(const RegionShader &sh, std::vector<bool> &used, std::vector<uint
    /* The caller's table and the marker's are both kept with the thread:
     * swapped, each keeps its room. */
    std::swap(m.live, live);
-}
-
-void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used)
-{
-   used.assign(sh.num_values(), false);
-   Marker m{sh, used};
-   m.run();
-   for (size_t i = 0; i < m.nodes.size(); i++)
-      m.nodes[i].node->scratch = m.live[i];
 }
 
 namespace {

@@ -56,9 +56,6 @@ void liveness_used(const RegionShader &sh, std::vector<bool> &used);
  * code needs the node, else 0.  `live` is resized, not cleared: entries
  * past the nodes are left as they were. */
 void mark_live(const RegionShader &sh, std::vector<bool> &used, std::vector<uint8_t> &live);
-/* mark_live's marks left in Node::scratch itself (for the tests: writing
- * into every node cost dce more than its look-ups by number). */
-void mark_live_nodes(const RegionShader &sh, std::vector<bool> &used);
 
 /* Removes instructions (and phis) whose every result is unused and that
  * have no other effect (no exec-mask/predicate/AR write that is read, no
