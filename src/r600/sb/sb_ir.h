@@ -43,10 +43,13 @@ enum class ValueKind : uint8_t {
    Special,  /* any other selector (LDS queues, hardware ids): kept verbatim */
 };
 
+/* The two bytes first, so that the Value packs into three words: an
+ * AluNode holds six of them (the operands and the source order's), and
+ * the scheduler and its checker walk big clauses' nodes. */
 struct Value {
    ValueKind kind = ValueKind::Gpr;
-   uint16_t sel = 0;
    uint8_t chan = 0;
+   uint16_t sel = 0;
    uint32_t bits = 0;  /* Literal */
    int32_t node = -1;  /* Forward */
 
