@@ -96,7 +96,10 @@ struct GroupNode {
    GroupNode() {}
 
    GroupNodeIds nodes; /* ids into AluClause::nodes, slot order */
-   GroupSlots slots;   /* Slot of each node (non-fixed groups) */
+   /* Slot of each node (non-fixed groups).  `fixed` may take the list's
+    * tail padding: with it the fields every pass reads of a group fit in
+    * its first 64 bytes, not 65. */
+   [[no_unique_address]] GroupSlots slots;
    bool fixed = false;
    AluGroup original;           /* emitted verbatim when fixed; empty otherwise */
 };
