@@ -116,65 +116,13 @@ void copy_cf_header(const CfInstr &cf, CfInstr &h)
    h.clause_addr = cf.clause_addr;
 }
 
-/* The parser's scratch, and the storage of the IR's lists kept from one
- * shader to the next (recycle_shader()): a median shader's clause lists
- * are a few KiB each, which malloc served through its slow paths every
- * time.  Bounded: kKeptLists lists of each kind, none past kKeptNodes
- * entries (about 2 MiB in all). */
-struct ParserTables {
-   /* Whether each group reads PV/PS: bytes, not vector<bool>. */
-   std::vector<uint8_t> reads_forward;
-   std::vector<CfNode> cf;
-   std::vector<std::vector<AluNode>> nodes;
-   std::vector<std::vector<GroupNode>> groups;
-};
-constexpr size_t kKeptLists = 8;
-constexpr size_t kKeptNodes = 512;
-
-/* An empty list, with storage kept from an earlier shader when there is. */
-template <typename T> std::vector<T> take_kept(std::vector<std::vector<T>> &kept)
-{
-   std::vector<T> v;
-   if (!kept.empty()) {
-      v = std::move(kept.back());
-      kept.pop_back();
-   }
-   return v;
-}
-
-/* v's storage, emptied, into kept while the bounds allow. */
-template <typename T> void keep(std::vector<std::vector<T>> &kept, std::vector<T> &v)
-{
-   if (kept.size() < kKeptLists && v.capacity() && v.capacity() <= kKeptNodes) {
-      v.clear();
-      kept.push_back(std::move(v));
-   }
-}
-
 } // namespace
-
-void recycle_shader(Shader &sh)
-{
-   ParserTables &kept = thread_kept<ParserTables>();
-   for (CfNode &c : sh.cf) {
-      keep(kept.nodes, c.alu.nodes);
-      keep(kept.groups, c.alu.groups);
-   }
-   if (sh.cf.capacity() <= kKeptNodes && sh.cf.capacity() > kept.cf.capacity()) {
-      sh.cf.clear();
-      kept.cf = std::move(sh.cf);
-   }
-   sh.cf = {};
-}
 
 bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
 {
    sh.chip = prog.chip;
    const uint8_t *movable_op = movable_ops(prog.chip);
-   ParserTables &kept = thread_kept<ParserTables>();
    sh.cf.clear();
-   if (sh.cf.capacity() < kept.cf.capacity())
-      sh.cf.swap(kept.cf);
    sh.cf.reserve(prog.cf.size());
    for (size_t ci = 0; ci < prog.cf.size(); ci++) {
       const CfInstr &cf = prog.cf[ci];
@@ -187,9 +135,12 @@ bool bc_parser(const Program &prog, Shader &sh, Diagnostics &diags)
       }
       copy_cf_header(cf, node.cf);
       AluClause &cl = node.alu;
-      cl.nodes = take_kept(kept.nodes);
-      cl.groups = take_kept(kept.groups);
-      std::vector<uint8_t> &reads_forward = kept.reads_forward;
+      /* Whether each group reads PV/PS: bytes, not vector<bool>.  Kept
+       * with the thread: an allocation per clause otherwise. */
+      struct Tables {
+         std::vector<uint8_t> reads_forward;
+      };
+      std::vector<uint8_t> &reads_forward = thread_kept<Tables>().reads_forward;
       reads_forward.assign(cf.groups.size(), 0);
       /* Some group after the first is fixed and reads PV/PS: see below. */
       bool chained = false;

@@ -12,7 +12,6 @@
 #include "r600/r600_asm.h"
 #include "r600/r600_emu.h"
 #include "r600/sb/sb.h"
-#include "r600/sb/sb_local_passes.h"
 #include "r600/sb/sb_passes.h"
 #include "r600/sb/sb_ra.h"
 #include "r600/sb/sb_region_passes.h"
@@ -217,7 +216,6 @@ std::optional<Program> local_stage(const Program &prog, const ShaderInfo &info,
       st.dwords_after = unsigned(words->size());
       return true;
    });
-   recycle_shader(sh);
    if (!failed.empty())
       return std::nullopt;
    return out;

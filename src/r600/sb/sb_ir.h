@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "r600/r600_bytecode.h"
+#include "r600/sb/sb_block_cache.h"
 #include "r600/sb/sb_small_vector.h"
 
 namespace sbcc::r600::sb {
@@ -104,9 +105,12 @@ struct GroupNode {
    AluGroup original;           /* emitted verbatim when fixed; empty otherwise */
 };
 
+/* The clause lists come from the thread's block cache (sb_block_cache.h):
+ * a median shader's are a few KiB each, which malloc served through its
+ * slow paths every shader. */
 struct AluClause {
-   std::vector<AluNode> nodes;
-   std::vector<GroupNode> groups;
+   CachedVector<AluNode> nodes;
+   CachedVector<GroupNode> groups;
    /* The hardware form of `groups` that post_scheduler built to check the
     * clause's size, reused by bc_builder instead of building it again.
     * Empty when there is none; a pass that changes the clause after
@@ -123,7 +127,7 @@ struct CfNode {
 
 struct Shader {
    ChipClass chip = ChipClass::Evergreen;
-   std::vector<CfNode> cf;
+   CachedVector<CfNode> cf;
 };
 
 /* Structural statistics of a shader, as shader-db reports them. */

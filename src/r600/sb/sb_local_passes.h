@@ -52,10 +52,6 @@ bool liveness_from(const Shader &sh, const std::vector<LiveSet> &before_out,
  * gpr is below 128 in both; chan is 0-3. */
 const LiveSet &alu_clause_temps();
 
-/* Empties sh, keeping the storage of its lists with the thread for the
- * next bc_parser(): call it when a shader bc_parser() filled is done. */
-void recycle_shader(Shader &sh);
-
 template <typename Sink> inline void alu_group_liveness(const AluClause &cl, const GroupNode &g, Sink &t)
 {
    for (uint32_t id : g.nodes) {

@@ -55,7 +55,7 @@ struct Deps {
 };
 
 bool schedule_run_registers(ChipClass chip, AluClause &cl, const std::vector<uint32_t> &ids,
-                  const AluGroup *prev_fixed, std::vector<GroupNode> &out,
+                  const AluGroup *prev_fixed, CachedVector<GroupNode> &out,
                   Diagnostics &diags)
 {
    /* Dependences, group by original group so reads precede writes. */
@@ -210,7 +210,7 @@ bool schedule_run_registers(ChipClass chip, AluClause &cl, const std::vector<uin
  * scheduler cannot do (and what sched_checker's register rules describe). */
 bool schedule_clause_registers(ChipClass chip, AluClause &cl, Diagnostics &diags)
 {
-   std::vector<GroupNode> out;
+   CachedVector<GroupNode> out;
    std::vector<uint32_t> run;
    /* The fixed group just before the run, if any: its results are
     * PV/PS for the run's first group. */
@@ -238,7 +238,7 @@ bool schedule_clause_registers(ChipClass chip, AluClause &cl, Diagnostics &diags
    /* Spreading literal users over more groups can repeat literals; a
     * clause that no longer fits the 128-slot COUNT keeps its source
     * layout rather than being split (splitting would renumber CF). */
-   std::vector<GroupNode> source = std::move(cl.groups);
+   CachedVector<GroupNode> source = std::move(cl.groups);
    cl.groups = std::move(out);
    auto built = build_clause(chip, cl);
    if (!built || alu_clause_dwords(*built) > 256)
@@ -513,7 +513,7 @@ class ValueScheduler {
     * or an empty group where the builder must materialize it. */
    bool run(ChipClass chip, AluClause &cl, std::vector<uint32_t> &ids, ValueInfo &v,
             const LiveSet &after, const AluGroup *prev_fixed,
-            const GroupNode *prev_fixed_nodes, std::vector<GroupNode> &out,
+            const GroupNode *prev_fixed_nodes, CachedVector<GroupNode> &out,
             std::vector<AluGroup> &out_hw)
    {
       chip_ = chip;
@@ -594,7 +594,7 @@ class ValueScheduler {
     * g of the run is (*out_)[first_ + g], its hardware form
     * (*out_hw_)[first_ + g]; hw_ok_: whether fit_ built that (else it only
     * holds what PV/PS reads of it need). */
-   std::vector<GroupNode> *out_ = nullptr;
+   CachedVector<GroupNode> *out_ = nullptr;
    std::vector<AluGroup> *out_hw_ = nullptr;
    size_t first_ = 0;
    std::vector<uint8_t> hw_ok_;
@@ -1314,13 +1314,13 @@ void liftable_groups(ChipClass chip, const AluClause &cl, std::vector<uint8_t> &
 struct Scratch {
    ValueScheduler sched;
    ValueInfo v, w;
-   std::vector<AluNode> saved; /* post_scheduler's copy of a clause's nodes */
+   CachedVector<AluNode> saved; /* post_scheduler's copy of a clause's nodes */
    std::vector<LiveSet> after; /* schedule_clause_values' */
    std::vector<uint32_t> run;
    std::vector<uint8_t> lifted, forwarded; /* liftable_groups' */
    /* schedule_clause_values' new groups; it trades storage with the
     * clause's list, so it holds the groups of the clause before. */
-   std::vector<GroupNode> out;
+   CachedVector<GroupNode> out;
    KeyTable keys; /* analyze's and fold_copies' */
 };
 
@@ -1367,7 +1367,7 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       nd.pre_dst = nd.bc.dst;
       nd.pre_src = nd.src;
    }
-   std::vector<GroupNode> &out = sc.out;
+   CachedVector<GroupNode> &out = sc.out;
    out.clear();
    out.reserve(cl.groups.size()); /* scheduling rarely needs more groups */
    std::vector<AluGroup> hw;      /* out in hardware form */
@@ -1390,7 +1390,7 @@ bool schedule_clause_values(ChipClass chip, AluClause &cl, const LiveSet &live_o
       return ok;
    };
    /* cl.groups stays as it was until the end: read it in place. */
-   const std::vector<GroupNode> &source = cl.groups;
+   const CachedVector<GroupNode> &source = cl.groups;
    std::vector<uint8_t> &lifted = sc.lifted;
    if (lift)
       liftable_groups(chip, cl, lifted, sc.forwarded);
@@ -1471,7 +1471,7 @@ bool post_scheduler(Shader &sh, Diagnostics &diags, const std::vector<LiveSet> *
     * good part of their time: they live on with the thread, holding the
     * storage the biggest clause so far needed. */
    Scratch &sc = thread_kept<Scratch>();
-   std::vector<AluNode> &saved = sc.saved;
+   CachedVector<AluNode> &saved = sc.saved;
    for (size_t ci = 0; ci < sh.cf.size(); ci++) {
       CfNode &c = sh.cf[ci];
       if (!c.is_alu)
