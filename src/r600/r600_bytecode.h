@@ -115,6 +115,16 @@ struct AluInstr {
    bool operator==(const AluInstr &) const = default;
 };
 
+/* Whether an instruction does more than compute its result from its
+ * operands: predicated, updating the exec mask or predicate, merging fog,
+ * or addressing through an index register.  sb keeps such an instruction
+ * in place and its group whole.  Or-ed, not ||: plain fields, so one test
+ * of all five rather than a branch each (asked for every instruction). */
+inline bool alu_has_control_fields(const AluInstr &in)
+{
+   return in.pred_sel | in.index_mode | in.update_exec_mask | in.update_pred | in.fog_merge;
+}
+
 /* A group's lists live inside it (common/small_vector.h): every pass that
  * builds groups makes thousands of them, and as std::vectors each cost one
  * or two allocations.  Only a malformed group, which the validator refuses,

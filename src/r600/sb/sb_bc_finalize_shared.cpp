@@ -57,9 +57,7 @@ bool alu_group_is_fixed(const Node *group)
       const uint8_t traits = kOpGroupTraits[unsigned(in.op)];
       if (traits & kOpFixesGroup)
          return true;
-      /* Or-ed, not ||: plain fields, so one test of all five rather than
-       * five branches, for every instruction of every group. */
-      if (in.pred_sel | in.index_mode | in.update_exec_mask | in.update_pred | in.fog_merge)
+      if (alu_has_control_fields(in))
          return true;
       if (has_rel_operand(a))
          return true;

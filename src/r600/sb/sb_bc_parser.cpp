@@ -79,10 +79,7 @@ static_assert(unsigned(SrcKind::Gpr) == 0 && unsigned(SrcKind::ClauseTemp) == 1 
  * those. */
 bool is_movable(const uint8_t *movable_op, const AluInstr &in)
 {
-   /* Or-ed, not ||: plain fields, so one test of all six rather than a
-    * branch each (asked for every instruction). */
-   return movable_op[unsigned(in.op)] && !(in.pred_sel | in.update_exec_mask | in.update_pred |
-                                           in.fog_merge | in.dst.rel | in.index_mode);
+   return movable_op[unsigned(in.op)] && !(alu_has_control_fields(in) | in.dst.rel);
 }
 
 /* The CF instruction without its ALU groups, which live in the IR: copying

@@ -1235,8 +1235,7 @@ bool plain_node(ChipClass chip, const AluNode &nd, bool reduction)
    if (!(kPlainOps[chip_index(chip)][unsigned(in.op)] &
          (reduction ? kPlainReductionSlot : kPlainOp)))
       return false;
-   if (in.pred_sel || in.update_exec_mask || in.update_pred || in.fog_merge || in.dst.rel ||
-       in.index_mode)
+   if (alu_has_control_fields(in) || in.dst.rel)
       return false;
    const unsigned nsrc = alu_op_info(in.op).num_src;
    for (unsigned s = 0; s < nsrc; s++)

@@ -230,8 +230,7 @@ inline bool alu_fixes_group(const uint8_t *ops, const Node *a)
    /* One test for all the fields (bitwise or): most groups are free,
     * so every instruction reads them all anyway. */
    static_assert(std::tuple_size_v<decltype(in->src)> == 3);
-   if (in->update_exec_mask | in->update_pred | (in->pred_sel != 0) | in->dst.rel |
-       in->fog_merge | (in->index_mode != 0) | in->src[0].rel | in->src[1].rel |
+   if (alu_has_control_fields(*in) | in->dst.rel | in->src[0].rel | in->src[1].rel |
        in->src[2].rel)
       return true;
    return has_rel_operand(a);
